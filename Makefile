@@ -1,0 +1,34 @@
+# The README's two commands. Both install what is missing first.
+#   make demo   install calm and run its main job (inst/demo/demo.R)
+#   make test   install calm's dependencies and run the whole test suite
+#               (R CMD build, then R CMD check of the tarball, with the tests)
+R ?= R
+RSCRIPT ?= Rscript
+PKG := calm
+VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
+TARBALL := $(PKG)_$(VERSION).tar.gz
+
+.PHONY: deps demo test check install document bench clean
+
+deps:
+	bash tools/install-deps.sh
+
+document:
+	$(RSCRIPT) -e 'Rcpp::compileAttributes(); roxygen2::roxygenise(load_code = "source")'
+
+install: deps
+	$(R) CMD INSTALL --preclean --no-multiarch .
+
+demo: install
+	$(RSCRIPT) inst/demo/demo.R
+
+$(TARBALL): deps
+	$(R) CMD build .
+
+test: deps
+	bash tools/run-tests.sh
+
+check: test
+
+clean:
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so

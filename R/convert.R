@@ -1,0 +1,255 @@
+# Conversions between the graph representations users bring: adjacency
+# matrices, igraph, pcalg's transposed amat, graphNEL, bnlearn and the
+# package's fit objects. Every other file goes through these functions; none
+# converts on its own.
+
+#' Adjacency matrix of a graph or fit
+#'
+#' Returns the adjacency matrix in the package's convention: entry `[i, j]`
+#' is nonzero when the graph has the edge `i -> j`. An undirected edge (in a
+#' CPDAG or an undirected graph) appears in both directions.
+#'
+#' @param x A square numeric or logical matrix, an [igraph][igraph::igraph]
+#'   graph, a fit returned by [calm()] or another learner of this package, a
+#'   `graphNEL` object (package graph), a `bn` object (package bnlearn), or a
+#'   `pcAlgo` fit (package pcalg).
+#' @param weighted If `TRUE` (default) edge weights are kept where the input
+#'   has them (a numeric matrix, an igraph graph with a `weight` edge
+#'   attribute, a fit); if `FALSE` the result is 0/1.
+#' @param ... Unused; for methods.
+#' @return A square double matrix with node names as dimnames.
+#' @seealso [as_igraph()], [as_pcalg_amat()]
+#' @examples
+#' g <- igraph::graph_from_literal(A -+ B, B -+ C)
+#' as_amat(g)
+#' @export
+as_amat <- function(x, weighted = TRUE, ...) {
+  UseMethod("as_amat")
+}
+
+#' @export
+as_amat.default <- function(x, weighted = TRUE, ...) {
+  cli::cli_abort(
+    "{.arg x} must be an adjacency matrix, an igraph graph or a fit, not {.obj_type_friendly {x}}.",
+    class = c("calm_error_argument", "calm_error")
+  )
+}
+
+#' @export
+as_amat.matrix <- function(x, weighted = TRUE, ...) {
+  m <- check_numeric_matrix(x, "x", call = parent.frame(2))
+  check_square(m, "x", call = parent.frame(2))
+  m <- set_node_names(m)
+  if (!weighted) m[] <- as.double(m != 0)
+  m
+}
+
+#' @export
+as_amat.data.frame <- function(x, weighted = TRUE, ...) {
+  as_amat.matrix(check_numeric_matrix(x, "x"), weighted = weighted)
+}
+
+#' @export
+as_amat.igraph <- function(x, weighted = TRUE, ...) {
+  attr <- if (weighted && "weight" %in% igraph::edge_attr_names(x)) "weight" else NULL
+  m <- igraph::as_adjacency_matrix(x, attr = attr, sparse = FALSE)
+  storage.mode(m) <- "double"
+  nm <- igraph::V(x)$name
+  if (is.null(nm)) nm <- paste0("X", seq_len(igraph::vcount(x)))
+  dimnames(m) <- list(nm, nm)
+  m
+}
+
+#' @export
+as_amat.calm_fit <- function(x, weighted = TRUE, ...) {
+  m <- if (weighted && !is.null(x$B)) x$B else x$amat
+  if (!weighted) m[] <- as.double(m != 0)
+  m
+}
+
+#' @export
+as_amat.graphNEL <- function(x, weighted = TRUE, ...) {
+  rlang_check_installed("graph")
+  m <- methods::as(x, "matrix")
+  storage.mode(m) <- "double"
+  if (!weighted) m[] <- as.double(m != 0)
+  set_node_names(m, graph::nodes(x))
+}
+
+#' @export
+as_amat.bn <- function(x, weighted = TRUE, ...) {
+  rlang_check_installed("bnlearn")
+  m <- bnlearn::amat(x)
+  storage.mode(m) <- "double"
+  set_node_names(m)
+}
+
+#' @export
+as_amat.pcAlgo <- function(x, weighted = TRUE, ...) {
+  as_amat.graphNEL(x@graph, weighted = FALSE)
+}
+
+#' @export
+as_amat.amat <- function(x, weighted = TRUE, ...) {
+  from_pcalg_amat(x)
+}
+
+#' Convert a graph or fit to igraph
+#'
+#' Builds a directed [igraph][igraph::igraph] graph from an adjacency matrix
+#' (entry `[i, j]` nonzero for `i -> j`) or from any object [as_amat()]
+#' accepts. Nonzero entries that are not all 1 are kept as the edge attribute
+#' `weight`. A pair of mutual edges `i -> j`, `j -> i` is how the package
+#' encodes an undirected CPDAG edge; both get the edge attribute
+#' `undirected = TRUE` (all other edges `FALSE`).
+#'
+#' @param x An adjacency matrix, graph or fit; see [as_amat()].
+#' @param ... Unused; for methods.
+#' @return A directed igraph graph with vertex names.
+#' @examples
+#' B <- matrix(c(0, 0.8, 0, 0, 0, -1.2, 0, 0, 0), 3, byrow = TRUE,
+#'             dimnames = list(c("A", "B", "C"), c("A", "B", "C")))
+#' g <- as_igraph(B)
+#' igraph::E(g)$weight
+#' @export
+as_igraph <- function(x, ...) {
+  UseMethod("as_igraph")
+}
+
+#' @export
+as_igraph.default <- function(x, ...) {
+  amat_to_igraph(as_amat(x, weighted = TRUE))
+}
+
+#' @export
+as_igraph.igraph <- function(x, ...) {
+  x
+}
+
+#' @export
+as_igraph.calm_fit <- function(x, ...) {
+  x$dag
+}
+
+# The one place an adjacency matrix becomes an igraph graph.
+amat_to_igraph <- function(m) {
+  nm <- node_names(m)
+  idx <- which(m != 0 & row(m) != col(m), arr.ind = TRUE)
+  idx <- idx[order(idx[, 1], idx[, 2]), , drop = FALSE]
+  g <- igraph::make_empty_graph(n = nrow(m), directed = TRUE)
+  g <- igraph::set_vertex_attr(g, "name", value = nm)
+  if (nrow(idx) > 0L) {
+    g <- igraph::add_edges(g, as.vector(t(idx)))
+    w <- m[idx]
+    if (any(w != 1)) g <- igraph::set_edge_attr(g, "weight", value = w)
+    mutual <- m[idx[, c(2, 1), drop = FALSE]] != 0
+    g <- igraph::set_edge_attr(g, "undirected", value = mutual)
+  }
+  g
+}
+
+#' Convert to and from pcalg's adjacency matrix
+#'
+#' pcalg stores a graph as a matrix `amat` with `amat[j, i] = 1` for the
+#' edge `i -> j`: the transpose of this package's convention.
+#' `as_pcalg_amat()` returns that transposed 0/1 matrix with class `amat`
+#' (so pcalg's methods recognise it); `from_pcalg_amat()` goes back.
+#'
+#' @param x A graph or fit; see [as_amat()].
+#' @param type The pcalg type to record: `"cpdag"` (also used for DAGs) or
+#'   `"pag"`.
+#' @param amat A pcalg adjacency matrix.
+#' @return `as_pcalg_amat()`: a matrix of class `amat`. `from_pcalg_amat()`:
+#'   a plain 0/1 matrix in this package's convention.
+#' @examples
+#' B <- matrix(c(0, 1, 0, 0), 2, dimnames = list(c("a", "b"), c("a", "b")))
+#' a <- as_pcalg_amat(B)
+#' a["b", "a"]  # pcalg: row is the child
+#' identical(from_pcalg_amat(a), B)
+#' @export
+as_pcalg_amat <- function(x, type = c("cpdag", "pag")) {
+  type <- match.arg(type)
+  m <- t(as_amat(x, weighted = FALSE))
+  structure(m, class = "amat", type = type)
+}
+
+#' @rdname as_pcalg_amat
+#' @export
+from_pcalg_amat <- function(amat) {
+  m <- unclass(amat)
+  attr(m, "type") <- NULL
+  m <- check_numeric_matrix(m, "amat")
+  check_square(m, "amat")
+  set_node_names(t(m))
+}
+
+#' Convert to graphNEL or bnlearn objects
+#'
+#' `as_graphNEL()` returns a directed `graphNEL` (package graph) with the
+#' same edges, as used by pcalg; an undirected CPDAG edge becomes two
+#' directed edges, which is also pcalg's encoding. `as_bn()` returns a bnlearn
+#' network structure (`bn`), in which mutual edges become undirected arcs.
+#'
+#' @param x A graph or fit; see [as_amat()].
+#' @return A `graphNEL` or `bn` object.
+#' @examplesIf requireNamespace("graph", quietly = TRUE)
+#' B <- matrix(c(0, 1, 0, 0), 2, dimnames = list(c("a", "b"), c("a", "b")))
+#' as_graphNEL(B)
+#' @export
+as_graphNEL <- function(x) {
+  rlang_check_installed("graph")
+  m <- as_amat(x, weighted = FALSE)
+  methods::as(m, "graphNEL")
+}
+
+#' @rdname as_graphNEL
+#' @examplesIf requireNamespace("bnlearn", quietly = TRUE)
+#' as_bn(B)
+#' @export
+as_bn <- function(x) {
+  rlang_check_installed("bnlearn")
+  m <- as_amat(x, weighted = FALSE)
+  g <- bnlearn::empty.graph(rownames(m))
+  bnlearn::amat(g) <- m
+  g
+}
+
+rlang_check_installed <- function(pkg) {
+  if (!requireNamespace(pkg, quietly = TRUE)) {
+    cli::cli_abort("Package {.pkg {pkg}} is needed for this; install it first.",
+                   class = c("calm_error_dependency", "calm_error"), call = NULL)
+  }
+  invisible(TRUE)
+}
+
+# Graph argument of an exported function: any input as_amat() takes, checked
+# and returned as a 0/1 (or weighted) matrix with node names. Self-loops are
+# rejected.
+graph_arg <- function(x, arg, weighted = FALSE, call = parent.frame()) {
+  m <- tryCatch(
+    as_amat(x, weighted = weighted),
+    calm_error_argument = function(e) {
+      abort_arg(arg, conditionMessage(e) |> sub(pattern = "^`x` ", replacement = ""),
+                call = call)
+    }
+  )
+  if (nrow(m) == 0L) abort_arg(arg, "must have at least one node.", call = call)
+  if (any(diag(m) != 0)) abort_arg(arg, "must not have self-loops.", call = call)
+  m
+}
+
+# Two graphs compared with each other must share their nodes.
+check_same_nodes <- function(a, b, arg_a, arg_b, call = parent.frame()) {
+  if (nrow(a) != nrow(b)) {
+    cli::cli_abort("{.arg {arg_a}} has {nrow(a)} node{?s} but {.arg {arg_b}} has {nrow(b)}.",
+                   class = c("calm_error_argument", "calm_error"), call = call)
+  }
+  if (!identical(rownames(a), rownames(b))) {
+    if (setequal(rownames(a), rownames(b))) {
+      return(b[rownames(a), rownames(a), drop = FALSE])
+    }
+    cli::cli_abort("{.arg {arg_a}} and {.arg {arg_b}} have different node names.",
+                   class = c("calm_error_argument", "calm_error"), call = call)
+  }
+  b
+}

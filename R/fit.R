@@ -1,0 +1,78 @@
+# The fit object shared by calm() and every baseline (golem_nv(),
+# notears_linear(), the pcalg wrappers): one constructor, so that printing,
+# plotting, conversion and metrics work on all of them alike.
+
+# Build a `calm_fit`.
+#
+# amat      0/1 matrix of the learned graph: a DAG, or a CPDAG when
+#           `is_cpdag = TRUE` (PC, GES).
+# sigma     covariance the graph was learned from (used for the least-squares
+#           refit of weights and for noise variances); may be NULL for a CPDAG.
+# B_raw     the learner's own weights on the support (e.g. A * P), or NULL.
+# method    short name of the learner ("calm", "golem_nv", "notears", "pc", "ges").
+# settings  list of the settings used (control values, gate, constraint, ...).
+# trace     data frame, one row per round (round, rho, h, objective, edges,
+#           seconds), or NULL.
+# removed   data frame (from, to, weight) of edges dropped to make the result
+#           acyclic; zero rows when none was needed.
+# converged logical: did the learner meet its own stopping rule?
+# extra     named list of further fields stored as they are (e.g. moral, seed).
+new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "calm",
+                         settings = list(), trace = NULL,
+                         removed = data.frame(from = character(), to = character(),
+                                              weight = numeric()),
+                         converged = TRUE, time = NA_real_, call = NULL,
+                         is_cpdag = FALSE, extra = list()) {
+  amat <- set_node_names(amat)
+  amat[] <- as.double(amat != 0)
+  nm <- rownames(amat)
+  if (is_cpdag) {
+    cpdag <- amat
+    B <- NULL
+    omega <- NULL
+  } else {
+    cpdag <- cpp_dag_to_cpdag(amat)
+    storage.mode(cpdag) <- "double"
+    dimnames(cpdag) <- dimnames(amat)
+    refit <- if (!is.null(sigma)) refit_weights(amat, sigma) else NULL
+    B <- if (!is.null(refit)) refit$B else B_raw
+    omega <- if (!is.null(refit)) refit$omega else NULL
+  }
+  if (!is.null(B_raw)) B_raw <- set_node_names(B_raw, nm)
+  fit <- list(
+    B = B,
+    B_raw = B_raw,
+    amat = amat,
+    dag = if (is_cpdag) NULL else amat_to_igraph(if (is.null(B)) amat else B),
+    cpdag = amat_to_igraph(cpdag),
+    cpdag_amat = cpdag,
+    omega = omega,
+    method = method,
+    settings = settings,
+    trace = trace,
+    removed = removed,
+    converged = converged,
+    n = n,
+    time = time,
+    call = call
+  )
+  fit[names(extra)] <- extra
+  structure(fit, class = "calm_fit")
+}
+
+# Least-squares weights of each node on its parents in `amat`, from the
+# covariance: b_j = S[pa, pa]^{-1} S[pa, j], omega_j = S[j, j] - S[j, pa] b_j.
+refit_weights <- function(amat, sigma) {
+  d <- nrow(amat)
+  B <- matrix(0, d, d, dimnames = dimnames(amat))
+  omega <- diag(sigma)
+  for (j in seq_len(d)) {
+    pa <- which(amat[, j] != 0)
+    if (length(pa) == 0L) next
+    b <- solve(sigma[pa, pa, drop = FALSE], sigma[pa, j])
+    B[pa, j] <- b
+    omega[j] <- sigma[j, j] - sum(sigma[j, pa] * b)
+  }
+  names(omega) <- rownames(amat)
+  list(B = B, omega = omega)
+}

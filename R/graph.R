@@ -1,0 +1,113 @@
+# Graph algorithms (C++ in src/graph_core.cpp): acyclicity, topological
+# order, CPDAG and moral graph of a DAG.
+
+#' Is a graph acyclic?
+#'
+#' @param g A directed graph as an adjacency matrix (`[i, j]` nonzero for
+#'   `i -> j`), an igraph graph, or a fit; see [as_amat()]. A mutual pair of
+#'   edges counts as a cycle.
+#' @return `is_dag()`: `TRUE` or `FALSE`. `topological_order()`: node names
+#'   ordered so that every edge points forward.
+#' @examples
+#' B <- simulate_dag(6, k = 1)
+#' is_dag(B)
+#' topological_order(B)
+#' is_dag(B + t(B))
+#' @export
+is_dag <- function(g) {
+  m <- graph_arg(g, "g")
+  cpp_is_dag(m)
+}
+
+#' @rdname is_dag
+#' @export
+topological_order <- function(g) {
+  m <- graph_arg(g, "g")
+  ord <- cpp_topological_order(m)
+  if (length(ord) == 0L) {
+    abort_arg("g", "has a directed cycle, so it has no topological order.", call = environment())
+  }
+  rownames(m)[ord]
+}
+
+# A DAG argument: checked, 0/1, acyclic.
+dag_arg <- function(g, arg, call = parent.frame()) {
+  m <- graph_arg(g, arg, call = call)
+  if (!cpp_is_dag(m)) abort_arg(arg, "must be acyclic (a DAG) but has a directed cycle.", call = call)
+  m
+}
+
+#' CPDAG of a DAG
+#'
+#' Computes the completed partially directed acyclic graph (essential graph)
+#' representing the Markov equivalence class of a DAG, with Chickering's
+#' (1995) edge-labelling algorithm: an edge stays directed when every DAG in
+#' the class has it with that orientation, and becomes undirected otherwise.
+#' The result matches `pcalg::dag2cpdag()`.
+#'
+#' @param g A DAG; see [as_amat()].
+#' @param output `"igraph"` (default): a directed igraph graph in which an
+#'   undirected edge is a pair of mutual edges with attribute
+#'   `undirected = TRUE`; `"matrix"`: the 0/1 CPDAG matrix (`C[i, j] = 1,
+#'   C[j, i] = 0` for `i -> j`, both 1 for `i - j`).
+#' @return The CPDAG as igraph or matrix.
+#' @references Chickering, D. M. (1995). A transformational characterization
+#'   of equivalent Bayesian network structures. *UAI*.
+#' @examples
+#' # a v-structure stays directed; a chain becomes undirected
+#' v <- igraph::graph_from_literal(A -+ C, B -+ C)
+#' as_amat(dag_to_cpdag(v))
+#' chain <- igraph::graph_from_literal(A -+ B, B -+ C)
+#' as_amat(dag_to_cpdag(chain))
+#' @export
+dag_to_cpdag <- function(g, output = c("igraph", "matrix")) {
+  output <- match.arg(output)
+  m <- dag_arg(g, "g")
+  cp <- cpp_dag_to_cpdag(m)
+  storage.mode(cp) <- "double"
+  dimnames(cp) <- dimnames(m)
+  if (output == "matrix") cp else amat_to_igraph(cp)
+}
+
+#' Moral graph of a DAG
+#'
+#' The undirected graph with an edge between every parent and child and
+#' between every two parents of a common child. Its edges join each node to
+#' its Markov blanket.
+#'
+#' @inheritParams dag_to_cpdag
+#' @param output `"igraph"` (default, an undirected igraph graph) or
+#'   `"matrix"` (symmetric 0/1 matrix).
+#' @return The moral graph.
+#' @examples
+#' v <- igraph::graph_from_literal(A -+ C, B -+ C)
+#' moral_graph(v)
+#' @export
+moral_graph <- function(g, output = c("igraph", "matrix")) {
+  output <- match.arg(output)
+  m <- dag_arg(g, "g")
+  mg <- cpp_moral_graph(m)
+  storage.mode(mg) <- "double"
+  dimnames(mg) <- dimnames(m)
+  if (output == "matrix") {
+    mg
+  } else {
+    igraph::graph_from_adjacency_matrix(mg, mode = "undirected")
+  }
+}
+
+# Make a weighted graph acyclic by dropping, while a cycle remains, the
+# weakest edge that lies on a cycle. Returns the new matrix and a data frame
+# of the removed edges (empty when the graph was already a DAG).
+make_acyclic <- function(w) {
+  res <- cpp_make_acyclic(w)
+  out <- res$w
+  dimnames(out) <- dimnames(w)
+  nm <- node_names(w)
+  removed <- data.frame(
+    from = nm[res$from], to = nm[res$to],
+    weight = w[cbind(res$from, res$to)],
+    stringsAsFactors = FALSE
+  )
+  list(B = out, removed = removed)
+}

@@ -1,0 +1,177 @@
+# Argument checks shared by every exported function.
+#
+# Each check takes the value and the argument's name as the user typed it,
+# and the environment of the exported function (`call`, default the caller),
+# and stops with a classed condition ("calm_error_argument") whose message
+# names that argument. Checks return the (possibly coerced) value invisibly so
+# they can be used inline.
+
+abort_arg <- function(arg, message, ..., call) {
+  cli::cli_abort(
+    c(paste0("{.arg {arg}} ", message), ...),
+    class = c("calm_error_argument", "calm_error"),
+    call = call,
+    .envir = environment()
+  )
+}
+
+check_flag <- function(x, arg = deparse(substitute(x)), call = parent.frame()) {
+  if (!is.logical(x) || length(x) != 1L || is.na(x)) {
+    abort_arg(arg, "must be TRUE or FALSE, not {.obj_type_friendly {x}}.", call = call)
+  }
+  invisible(x)
+}
+
+check_number <- function(x, arg = deparse(substitute(x)), lower = -Inf, upper = Inf,
+                         lower_open = FALSE, upper_open = FALSE, allow_inf = FALSE,
+                         call = parent.frame()) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x)) {
+    abort_arg(arg, "must be a single number, not {.obj_type_friendly {x}}.", call = call)
+  }
+  if (!allow_inf && is.infinite(x)) {
+    abort_arg(arg, "must be finite, not {x}.", call = call)
+  }
+  too_low <- if (lower_open) x <= lower else x < lower
+  too_high <- if (upper_open) x >= upper else x > upper
+  if (too_low || too_high) {
+    range <- paste0(if (lower_open) "(" else "[", lower, ", ", upper, if (upper_open) ")" else "]")
+    abort_arg(arg, "must lie in {range}, not {x}.", call = call)
+  }
+  invisible(as.double(x))
+}
+
+check_count <- function(x, arg = deparse(substitute(x)), min = 0, max = Inf,
+                        call = parent.frame()) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || is.infinite(x) ||
+      x != round(x)) {
+    abort_arg(arg, "must be a single whole number, not {.obj_type_friendly {x}}.", call = call)
+  }
+  if (x < min || x > max) {
+    abort_arg(arg, "must be between {min} and {max}, not {x}.", call = call)
+  }
+  invisible(as.integer(x))
+}
+
+# A finite numeric matrix (data frames of numeric columns are accepted and
+# converted). Returns a double matrix with column names.
+check_numeric_matrix <- function(x, arg = deparse(substitute(x)), min_rows = 1L,
+                                 min_cols = 1L, call = parent.frame()) {
+  if (is.data.frame(x)) {
+    bad <- !vapply(x, function(col) is.numeric(col) || is.logical(col), logical(1))
+    if (any(bad)) {
+      abort_arg(arg, "must have only numeric columns; {.val {names(x)[bad]}} {?is/are} not numeric.",
+                call = call)
+    }
+    x <- as.matrix(x)
+  }
+  if (!is.matrix(x) || !(is.numeric(x) || is.logical(x))) {
+    abort_arg(arg, "must be a numeric matrix or data frame, not {.obj_type_friendly {x}}.",
+              call = call)
+  }
+  if (nrow(x) < min_rows) {
+    abort_arg(arg, "must have at least {min_rows} row{?s}, not {nrow(x)}.", call = call)
+  }
+  if (ncol(x) < min_cols) {
+    abort_arg(arg, "must have at least {min_cols} column{?s}, not {ncol(x)}.", call = call)
+  }
+  if (anyNA(x)) {
+    abort_arg(arg, "must not contain missing values (NA or NaN).", call = call)
+  }
+  if (any(is.infinite(x))) {
+    abort_arg(arg, "must not contain infinite values.", call = call)
+  }
+  storage.mode(x) <- "double"
+  invisible(x)
+}
+
+check_square <- function(x, arg = deparse(substitute(x)), call = parent.frame()) {
+  if (nrow(x) != ncol(x)) {
+    abort_arg(arg, "must be a square matrix, not {nrow(x)} x {ncol(x)}.", call = call)
+  }
+  invisible(x)
+}
+
+# Node names: the column names when present, otherwise X1..Xd.
+node_names <- function(x) {
+  nm <- colnames(x)
+  if (is.null(nm)) nm <- rownames(x)
+  if (is.null(nm)) nm <- paste0("X", seq_len(ncol(x)))
+  nm
+}
+
+set_node_names <- function(m, nm = node_names(m)) {
+  dimnames(m) <- list(nm, nm)
+  m
+}
+
+# A covariance matrix: finite, square, symmetric (to a relative tolerance),
+# and positive definite. Returns it symmetrised exactly, with node names.
+check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.frame()) {
+  if (inherits(x, "Matrix")) x <- as.matrix(x)
+  x <- check_numeric_matrix(x, arg, call = call)
+  check_square(x, arg, call = call)
+  if (ncol(x) < 2L) {
+    abort_arg(arg, "must describe at least 2 variables, not {ncol(x)}.", call = call)
+  }
+  scale <- max(abs(x))
+  if (max(abs(x - t(x))) > 1e-8 * max(scale, 1e-300)) {
+    abort_arg(arg, "must be symmetric.", call = call)
+  }
+  if (any(diag(x) <= 0)) {
+    abort_arg(arg, "must have a positive diagonal (every variance > 0).", call = call)
+  }
+  x <- (x + t(x)) / 2
+  ev <- eigen(x, symmetric = TRUE, only.values = TRUE)$values
+  if (min(ev) <= max(ev) * 1e-12) {
+    abort_arg(arg, "must be positive definite; its smallest eigenvalue is {signif(min(ev), 3)}.",
+              i = "Collinear or duplicated variables make a covariance matrix singular.",
+              call = call)
+  }
+  invisible(set_node_names(x))
+}
+
+# Data for a learner: finite numeric matrix with >= 2 rows and >= 2 columns,
+# no constant columns.
+check_data <- function(x, arg = deparse(substitute(x)), call = parent.frame()) {
+  x <- check_numeric_matrix(x, arg, min_rows = 2L, min_cols = 2L, call = call)
+  sds <- apply(x, 2L, stats::sd)
+  const <- !(sds > 0)
+  if (any(const)) {
+    abort_arg(arg, "has constant column{?s} {.val {node_names(x)[const]}}.", call = call)
+  }
+  colnames(x) <- node_names(x)
+  invisible(x)
+}
+
+# Resolve the (x, cov, n) triple every learner accepts into a covariance
+# matrix, the sample size (Inf for a population covariance) and node names.
+# `x` is data; `cov` a covariance matrix; `n` the sample size behind `cov`.
+resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FALSE,
+                               call = parent.frame()) {
+  if (is.null(x) && is.null(cov)) {
+    cli::cli_abort("Supply data as {.arg x} or a covariance matrix as {.arg cov}.",
+                   class = c("calm_error_argument", "calm_error"), call = call)
+  }
+  if (!is.null(x) && !is.null(cov)) {
+    cli::cli_abort("Supply either {.arg x} or {.arg cov}, not both.",
+                   class = c("calm_error_argument", "calm_error"), call = call)
+  }
+  if (!is.null(x)) {
+    x <- check_data(x, "x", call = call)
+    if (!is.null(n)) {
+      abort_arg("n", "is taken from the data; leave it NULL when {.arg x} is given.", call = call)
+    }
+    n <- nrow(x)
+    s <- stats::cov(x) * (n - 1) / n
+    s <- check_covariance(s, "x", call = call)
+  } else {
+    s <- check_covariance(cov, "cov", call = call)
+    if (is.null(n)) {
+      n <- Inf
+    } else {
+      check_number(n, "n", lower = 2, allow_inf = TRUE, call = call)
+    }
+  }
+  if (standardize) s <- stats::cov2cor(s)
+  list(sigma = s, n = n, names = colnames(s))
+}

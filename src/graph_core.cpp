@@ -1,0 +1,197 @@
+#include "graph_core.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace calm {
+
+namespace {
+
+std::vector<std::vector<int>> children_lists(const IntMatrix& adj) {
+  const int d = static_cast<int>(adj.rows());
+  std::vector<std::vector<int>> ch(d);
+  for (int j = 0; j < d; ++j)
+    for (int i = 0; i < d; ++i)
+      if (adj(i, j) != 0 && i != j) ch[i].push_back(j);
+  return ch;
+}
+
+// Tarjan's strongly connected components, iterative. comp[v] is the component
+// id of v.
+std::vector<int> strong_components(const std::vector<std::vector<int>>& ch) {
+  const int d = static_cast<int>(ch.size());
+  std::vector<int> index(d, -1), low(d, 0), comp(d, -1), stack;
+  std::vector<char> on_stack(d, 0);
+  std::vector<std::pair<int, std::size_t>> call;  // (node, next child index)
+  int counter = 0, n_comp = 0;
+  for (int s = 0; s < d; ++s) {
+    if (index[s] >= 0) continue;
+    call.push_back({s, 0});
+    index[s] = low[s] = counter++;
+    stack.push_back(s);
+    on_stack[s] = 1;
+    while (!call.empty()) {
+      int v = call.back().first;
+      std::size_t& k = call.back().second;
+      if (k < ch[v].size()) {
+        int w = ch[v][k++];
+        if (index[w] < 0) {
+          index[w] = low[w] = counter++;
+          stack.push_back(w);
+          on_stack[w] = 1;
+          call.push_back({w, 0});
+        } else if (on_stack[w]) {
+          low[v] = std::min(low[v], index[w]);
+        }
+      } else {
+        if (low[v] == index[v]) {
+          int w;
+          do {
+            w = stack.back();
+            stack.pop_back();
+            on_stack[w] = 0;
+            comp[w] = n_comp;
+          } while (w != v);
+          ++n_comp;
+        }
+        call.pop_back();
+        if (!call.empty()) {
+          int u = call.back().first;
+          low[u] = std::min(low[u], low[v]);
+        }
+      }
+    }
+  }
+  return comp;
+}
+
+}  // namespace
+
+std::vector<int> topological_order(const IntMatrix& adj) {
+  const int d = static_cast<int>(adj.rows());
+  std::vector<std::vector<int>> ch = children_lists(adj);
+  std::vector<int> indeg(d, 0);
+  for (int i = 0; i < d; ++i)
+    for (int j : ch[i]) ++indeg[j];
+  std::vector<int> order;
+  order.reserve(d);
+  for (int i = 0; i < d; ++i)
+    if (indeg[i] == 0) order.push_back(i);
+  for (std::size_t k = 0; k < order.size(); ++k)
+    for (int j : ch[order[k]])
+      if (--indeg[j] == 0) order.push_back(j);
+  for (int i = 0; i < d; ++i)
+    if (adj(i, i) != 0) return {};
+  if (static_cast<int>(order.size()) != d) return {};
+  return order;
+}
+
+bool is_dag(const IntMatrix& adj) {
+  return adj.rows() == 0 || !topological_order(adj).empty();
+}
+
+IntMatrix dag_to_cpdag(const IntMatrix& adj) {
+  const int d = static_cast<int>(adj.rows());
+  IntMatrix out = IntMatrix::Zero(d, d);
+  if (d == 0) return out;
+  std::vector<int> order = topological_order(adj);
+  if (order.empty()) throw std::invalid_argument("the graph has a directed cycle");
+  std::vector<int> pos(d);
+  for (int k = 0; k < d; ++k) pos[order[k]] = k;
+
+  // Parents of each node, sorted by decreasing topological position: this is
+  // the order in which Chickering's procedure visits the edges into a node.
+  std::vector<std::vector<int>> pa(d);
+  for (int j = 0; j < d; ++j) {
+    for (int i = 0; i < d; ++i)
+      if (adj(i, j) != 0) pa[j].push_back(i);
+    std::sort(pa[j].begin(), pa[j].end(),
+              [&](int a, int b) { return pos[a] > pos[b]; });
+  }
+  // label(i, j) for the edge i -> j: 0 unknown, 1 compelled, 2 reversible.
+  IntMatrix label = IntMatrix::Zero(d, d);
+  std::vector<char> is_parent_of_y(d, 0);
+
+  for (int k = 0; k < d; ++k) {
+    const int y = order[k];
+    for (int p : pa[y]) is_parent_of_y[p] = 1;
+    for (int x : pa[y]) {
+      if (label(x, y) != 0) continue;
+      bool done = false;
+      // Compelled edges into x.
+      for (int w : pa[x]) {
+        if (label(w, x) != 1) continue;
+        if (!is_parent_of_y[w]) {
+          for (int z : pa[y]) label(z, y) = 1;
+          done = true;
+          break;
+        }
+        label(w, y) = 1;
+      }
+      if (done) break;  // every edge into y is now labelled
+      bool compelled = false;
+      for (int z : pa[y]) {
+        if (z != x && adj(z, x) == 0) {
+          compelled = true;
+          break;
+        }
+      }
+      for (int z : pa[y])
+        if (label(z, y) == 0) label(z, y) = compelled ? 1 : 2;
+    }
+    for (int p : pa[y]) is_parent_of_y[p] = 0;
+  }
+  for (int j = 0; j < d; ++j)
+    for (int i : pa[j]) {
+      out(i, j) = 1;
+      if (label(i, j) == 2) out(j, i) = 1;
+    }
+  return out;
+}
+
+IntMatrix moral_graph(const IntMatrix& adj) {
+  const int d = static_cast<int>(adj.rows());
+  IntMatrix m = IntMatrix::Zero(d, d);
+  std::vector<int> pa;
+  for (int j = 0; j < d; ++j) {
+    pa.clear();
+    for (int i = 0; i < d; ++i)
+      if (adj(i, j) != 0 && i != j) pa.push_back(i);
+    for (std::size_t a = 0; a < pa.size(); ++a) {
+      m(pa[a], j) = m(j, pa[a]) = 1;
+      for (std::size_t b = a + 1; b < pa.size(); ++b) m(pa[a], pa[b]) = m(pa[b], pa[a]) = 1;
+    }
+  }
+  return m;
+}
+
+std::vector<std::pair<int, int>> make_acyclic(Eigen::MatrixXd& w) {
+  const int d = static_cast<int>(w.rows());
+  std::vector<std::pair<int, int>> removed;
+  for (int i = 0; i < d; ++i)
+    if (w(i, i) != 0) {
+      w(i, i) = 0;
+      removed.push_back({i, i});
+    }
+  while (true) {
+    IntMatrix adj = (w.array() != 0).cast<int>();
+    std::vector<int> comp = strong_components(children_lists(adj));
+    int best_i = -1, best_j = -1;
+    double best = std::numeric_limits<double>::infinity();
+    for (int j = 0; j < d; ++j)
+      for (int i = 0; i < d; ++i)
+        if (w(i, j) != 0 && comp[i] == comp[j] && std::abs(w(i, j)) < best) {
+          best = std::abs(w(i, j));
+          best_i = i;
+          best_j = j;
+        }
+    if (best_i < 0) break;
+    w(best_i, best_j) = 0;
+    removed.push_back({best_i, best_j});
+  }
+  return removed;
+}
+
+}  // namespace calm

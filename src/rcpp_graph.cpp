@@ -1,0 +1,49 @@
+// Rcpp glue for graph_core: R matrices in, R matrices out. Argument checks
+// happen in R (R/graph.R); exceptions become R errors through Rcpp.
+#include <Rcpp.h>
+#include <RcppEigen.h>
+
+#include "graph_core.h"
+
+// [[Rcpp::depends(RcppEigen)]]
+
+namespace {
+calm::IntMatrix to_int(const Eigen::Map<Eigen::MatrixXd>& m) {
+  return (m.array() != 0).cast<int>();
+}
+}  // namespace
+
+// [[Rcpp::export(rng = false)]]
+Rcpp::IntegerVector cpp_topological_order(const Eigen::Map<Eigen::MatrixXd> adj) {
+  std::vector<int> ord = calm::topological_order(to_int(adj));
+  Rcpp::IntegerVector out(ord.size());
+  for (std::size_t k = 0; k < ord.size(); ++k) out[k] = ord[k] + 1;
+  return out;
+}
+
+// [[Rcpp::export(rng = false)]]
+bool cpp_is_dag(const Eigen::Map<Eigen::MatrixXd> adj) {
+  return calm::is_dag(to_int(adj));
+}
+
+// [[Rcpp::export(rng = false)]]
+Eigen::MatrixXi cpp_dag_to_cpdag(const Eigen::Map<Eigen::MatrixXd> adj) {
+  return calm::dag_to_cpdag(to_int(adj));
+}
+
+// [[Rcpp::export(rng = false)]]
+Eigen::MatrixXi cpp_moral_graph(const Eigen::Map<Eigen::MatrixXd> adj) {
+  return calm::moral_graph(to_int(adj));
+}
+
+// [[Rcpp::export(rng = false)]]
+Rcpp::List cpp_make_acyclic(Eigen::MatrixXd w) {
+  std::vector<std::pair<int, int>> removed = calm::make_acyclic(w);
+  Rcpp::IntegerVector from(removed.size()), to(removed.size());
+  for (std::size_t k = 0; k < removed.size(); ++k) {
+    from[k] = removed[k].first + 1;
+    to[k] = removed[k].second + 1;
+  }
+  return Rcpp::List::create(Rcpp::Named("w") = w, Rcpp::Named("from") = from,
+                            Rcpp::Named("to") = to);
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The test command: build the package, run R CMD check --as-cran on the
+# tarball (which runs the testthat suite, the examples and the vignettes) and
+# end with the suite's line "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+export _R_CHECK_CRAN_INCOMING_REMOTE_=false   # no network look-ups of CRAN's incoming checks
+export _R_CHECK_FORCE_SUGGESTS_=false        # a Suggests package that failed to install skips its tests
+export NOT_CRAN=true                         # run the slower tests too
+export OMP_NUM_THREADS=2
+
+rm -rf calm.Rcheck calm_*.tar.gz
+R CMD build . || { echo "R CMD build failed"; echo "0 passed, 1 failed"; exit 1; }
+tarball=$(ls calm_*.tar.gz | head -n 1)
+R CMD check --as-cran --no-manual "$tarball"
+status=$?
+
+log=$(ls calm.Rcheck/tests/testthat.Rout* 2>/dev/null | head -n 1)
+summary=""
+[ -n "$log" ] && summary=$(grep -E '^testthat: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+if [ -n "$log" ] && [ "$status" -ne 0 ]; then tail -n 60 "$log"; fi
+if grep -qE '^Status: .*(ERROR|WARNING)' calm.Rcheck/00check.log 2>/dev/null; then
+  grep -E '^\* .*\.\.\. (ERROR|WARNING)' -A 12 calm.Rcheck/00check.log
+  status=1
+fi
+if [ -z "$summary" ]; then
+  echo "the test suite did not report a summary"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+echo "$summary"
+exit "$status"
