@@ -5,8 +5,8 @@
 
 #' Convert a graph to or from dagitty
 #'
-#' `as_dagitty()` turns a DAG or CPDAG into a [dagitty][dagitty::dagitty]
-#' graph: a graph without undirected edges becomes a `dag`, one with
+#' `as_dagitty()` turns a DAG or CPDAG into a graph of the package
+#' dagitty: a graph without undirected edges becomes a `dag`, one with
 #' undirected edges (a mutual pair `i -> j`, `j -> i`) a `pdag` in which
 #' they are written `i -- j`. Every node is listed, so isolated nodes are
 #' kept. The reverse conversion is the [as_amat()] method for `dagitty`

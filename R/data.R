@@ -38,7 +38,10 @@
 #' summary(log(sachs$raf))
 #' # the columns line up with the vertices of the consensus graph
 #' identical(names(sachs), igraph::V(sachs_consensus)$name)
-"sachs"
+#' @docType data
+#' @keywords datasets
+#' @name sachs
+NULL
 
 #' Consensus signalling network for the Sachs et al. (2005) data
 #'
@@ -81,4 +84,7 @@
 #' # its CPDAG is fully undirected: every edge appears in both directions
 #' cp <- dag_to_cpdag(sachs_consensus, output = "matrix")
 #' all(cp == t(cp))
-"sachs_consensus"
+#' @docType data
+#' @keywords datasets
+#' @name sachs_consensus
+NULL
