@@ -197,7 +197,6 @@ plot_comparison <- function(est, truth, layout = NULL, compare = c("cpdag", "dag
 
   old <- graphics::par(no.readonly = TRUE)
   on.exit(graphics::par(old), add = TRUE)
-  on.exit(graphics::layout(1), add = TRUE)
   # The legend gets a strip of its own below the graph, so it can never hide
   # a node or an edge.
   panels <- if (side_by_side) matrix(1:2, 1) else matrix(1)
