@@ -4,10 +4,9 @@
 #' phospholipids in single human immune cells, from the baseline condition of
 #' Sachs et al. (2005): cells stimulated with anti-CD3/CD28 and given no
 #' further intervention. These 853 cells are the observational data set used
-#' most often to benchmark structure learning on real data; the paper's
-#' real-data experiment uses it too. The values are the raw measurements (not
-#' log-transformed, not standardized); many methods log-transform or
-#' standardize them first.
+#' most often to benchmark structure learning on real data. The values are
+#' the raw measurements (not log-transformed, not standardized); many
+#' analyses log-transform or standardize them first.
 #'
 #' @format A data frame with 853 rows (cells) and 11 numeric columns, in this
 #'   order:
