@@ -18,7 +18,8 @@
 #' sorted); compare matrices after ordering them by name, as
 #' [shd_cpdag()] does.
 #'
-#' @param x A graph or fit; see [as_amat()]. Edge weights are dropped.
+#' @param x For `as_dagitty()`, a graph or fit (see [as_amat()]); edge
+#'   weights are dropped. For the `as_amat()` method, a `dagitty` object.
 #' @return A `dagitty` object. The [as_amat()] method returns a 0/1 matrix
 #'   with dagitty's node names.
 #' @seealso [dag_to_cpdag()] to turn a DAG into its CPDAG before converting.
