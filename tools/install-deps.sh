@@ -29,10 +29,11 @@ if ! have_all_r $CORE || ! command -v pandoc >/dev/null 2>&1; then
   fi
 fi
 
-# Suggested packages Debian does not ship. (dagitty is not among them: it needs
-# V8, whose Debian package conflicts with the machine's Node.js and whose CRAN
-# build downloads a binary; calm reads and writes dagitty's text format itself.) bnlearn >= 5 needs a newer R than
-# Debian 12's 4.2; 4.9 is its last release for R 4.2, taken from CRAN's archive.
+# Suggested packages Debian does not ship: pcalg and bnlearn. bnlearn >= 5 needs
+# a newer R than Debian 12's 4.2; 4.9 is its last release for R 4.2, taken from
+# CRAN's archive. (dagitty is not installed: it needs V8, whose Debian package
+# conflicts with the machine's Node.js and whose CRAN build downloads a binary;
+# calm reads and writes dagitty's text format itself.)
 Rscript - <<'RS'
 options(repos = c(CRAN = "https://cloud.r-project.org"), Ncpus = 2L)
 need <- function(p) !requireNamespace(p, quietly = TRUE)
