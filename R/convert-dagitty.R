@@ -1,7 +1,7 @@
 # Conversion to and from dagitty, whose graphs are text in its own DOT-like
-# syntax ("dag { a -> b }", "pdag { a -> b; b -- c }"). The text is built
-# here in plain R; dagitty (which runs JavaScript through V8) is only needed
-# to parse it.
+# syntax ("dag { a -> b }", "pdag { a -> b; b -- c }"). The text is written
+# and read here in plain R, so neither direction needs dagitty installed
+# (dagitty runs JavaScript through V8, which cannot always be installed).
 
 #' Convert a graph to or from dagitty
 #'
@@ -23,7 +23,7 @@
 #' @return A `dagitty` object. The [as_amat()] method returns a 0/1 matrix
 #'   with dagitty's node names.
 #' @seealso [dag_to_cpdag()] to turn a DAG into its CPDAG before converting.
-#' @examplesIf requireNamespace("dagitty", quietly = TRUE)
+#' @examples
 #' g <- igraph::graph_from_literal(A -+ C, B -+ C, C -+ D)
 #' as_dagitty(g)
 #' cp <- as_dagitty(dag_to_cpdag(igraph::graph_from_literal(A -+ B, B -+ C)))
@@ -31,9 +31,9 @@
 #' as_amat(cp)
 #' @export
 as_dagitty <- function(x) {
-  code <- dagitty_code(x, call = environment())
-  rlang_check_installed("dagitty")
-  dagitty::dagitty(code)
+  # A dagitty object is its model text with class "dagitty"; dagitty's own
+  # functions take it as it is, so the package itself is not needed here.
+  structure(dagitty_code(x, call = environment()), class = "dagitty")
 }
 
 # dagitty model text for a graph argument (pure R, so it is testable where
@@ -72,24 +72,53 @@ dagitty_quote <- function(nm) {
 #' @param ... Unused.
 #' @export
 as_amat.dagitty <- function(x, weighted = TRUE, ...) {
-  rlang_check_installed("dagitty")
-  nm <- names(x)
-  e <- dagitty::edges(x)
+  parsed <- parse_dagitty(as.character(x))
+  nm <- parsed$nodes
   m <- matrix(0, length(nm), length(nm), dimnames = list(nm, nm))
-  if (NROW(e) == 0L) return(m)
-  from <- as.character(e$v)
-  to <- as.character(e$w)
-  mark <- as.character(e$e)
-  bad <- !mark %in% c("->", "--")
+  e <- parsed$edges
+  bad <- !e$mark %in% c("->", "--")
   if (any(bad)) {
     cli::cli_abort(
-      c("{.arg x} has edge mark{?s} {.val {unique(mark[bad])}}, which {?has/have} no adjacency-matrix form here.",
+      c("{.arg x} has edge mark{?s} {.val {unique(e$mark[bad])}}, which {?has/have} no adjacency-matrix form here.",
         i = "Only directed ({.code ->}) and undirected ({.code --}) edges convert."),
       class = c("calm_error_argument", "calm_error"), call = NULL
     )
   }
-  m[cbind(from, to)] <- 1
-  und <- mark == "--"
-  m[cbind(to[und], from[und])] <- 1
+  if (nrow(e) == 0L) return(m)
+  m[cbind(e$from, e$to)] <- 1
+  und <- e$mark == "--"
+  m[cbind(e$to[und], e$from[und])] <- 1
   m
+}
+
+# A small reader of dagitty's model text: the graph type and braces, node
+# statements with optional [attributes], edge chains such as "a -> b <- c",
+# statements separated by newlines or ";". Graph-level settings ("bb=...")
+# are skipped. Returns the nodes in order of appearance and the edges with
+# "<-" turned around into "->".
+parse_dagitty <- function(text) {
+  body <- sub("^\\s*[A-Za-z]*\\s*\\{", "", text)
+  body <- sub("\\}\\s*$", "", body)
+  body <- gsub("\\[[^]]*\\]", " ", body)          # attributes
+  stmts <- trimws(unlist(strsplit(body, "[;\n]")))
+  stmts <- stmts[nzchar(stmts) & !grepl("^[A-Za-z_]+\\s*=", stmts)]
+  op <- "(<->|->|<-|--|@->|@--|@-@|<-@|--@|->@)"
+  nodes <- character()
+  edges <- data.frame(from = character(), to = character(), mark = character())
+  for (st in stmts) {
+    parts <- trimws(strsplit(st, op, perl = TRUE)[[1]])
+    ops <- regmatches(st, gregexpr(op, st, perl = TRUE))[[1]]
+    ids <- gsub('^"|"$', "", parts)
+    nodes <- c(nodes, setdiff(ids, nodes))
+    for (k in seq_along(ops)) {
+      a <- ids[k]
+      b <- ids[k + 1]
+      edges <- rbind(edges, switch(ops[k],
+        "->" = data.frame(from = a, to = b, mark = "->"),
+        "<-" = data.frame(from = b, to = a, mark = "->"),
+        data.frame(from = a, to = b, mark = ops[k])
+      ))
+    }
+  }
+  list(nodes = nodes, edges = edges)
 }
