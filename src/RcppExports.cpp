@@ -89,11 +89,11 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_data_covariance
-Rcpp::List cpp_data_covariance(const Eigen::Map<Eigen::MatrixXd> x);
+Rcpp::List cpp_data_covariance(SEXP x);
 RcppExport SEXP _calm_cpp_data_covariance(SEXP xSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type x(xSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_data_covariance(x));
     return rcpp_result_gen;
 END_RCPP
