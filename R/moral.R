@@ -152,6 +152,7 @@ estimate_moral_graph <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01,
   nm <- input$names
   d <- ncol(sigma)
   n_arg <- if (is.null(x)) "n" else "x"
+  size_text <- if (is.null(x)) "= {n} is" else "has {n} rows,"
   corr <- stats::cov2cor(sigma)
 
   capped <- character()
@@ -160,7 +161,7 @@ estimate_moral_graph <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01,
     if (!is.null(max_size)) cap <- min(cap, max_size)
     if (is.finite(n)) {
       if (n <= 3) {
-        abort_arg(n_arg, "gives n = {n}, too few for a Fisher-z test: n - |S| - 3 must be positive, so n > 3 is needed.",
+        abort_arg(n_arg, paste(size_text, "too few for a Fisher-z test, which needs n - |S| - 3 > 0, so n > 3."),
                   call = call)
       }
       # The test that admits the m-th member, and the shrink tests of a
@@ -180,14 +181,14 @@ estimate_moral_graph <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01,
     capped <- nm[res$capped]
     if (n_binds && length(capped) > 0L) {
       cli::cli_warn(c(
-        "The blanket{?s} of {.val {capped}} reached {cap} member{?s}, the most a Fisher-z test with n = {n} allows.",
-        i = "They may be incomplete."
+        "Blankets reached size {cap}, the largest a Fisher-z test with n = {n} allows; they may be incomplete.",
+        i = "Capped: {.val {capped}}."
       ))
     }
     max_size_used <- cap
   } else {
     if (is.finite(n) && !(n > d + 1)) {
-      abort_arg(n_arg, "gives n = {n}, too few for method {.val precision} with {d} variables: n > d + 1 = {d + 1} is needed.",
+      abort_arg(n_arg, paste(size_text, "too few for method {.val precision} with {d} variables, which needs n > d + 1 = {d + 1}."),
                 call = call)
     }
     res <- cpp_precision_support(corr, n, alpha, zero_tol)
@@ -220,6 +221,10 @@ moral_input <- function(x, cov, n, call) {
   x <- check_numeric_matrix(x, "x", min_rows = 2L, min_cols = 2L, call = call)
   if (!is.null(n)) {
     abort_arg("n", "is taken from the data; leave it NULL when {.arg x} is given.", call = call)
+  }
+  if (nrow(x) <= ncol(x)) {
+    abort_arg("x", "has {nrow(x)} rows and {ncol(x)} columns: its covariance matrix is singular (more rows than columns are needed).",
+              call = call)
   }
   nm <- node_names(x)
   res <- cpp_data_covariance(x)
