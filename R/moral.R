@@ -76,16 +76,24 @@
 #'   and then goes on to learn a partially directed graph; the blankets it
 #'   returns (`$nodes[[v]]$mb`) are those of that graph.
 #'
-#' *The paper's implementation* modifies `IAMB.py` of the Python library
-#' pyCausalFS. That file adds, among significant candidates, the one with
-#' the largest absolute partial correlation (the paper: smallest p-value; the
-#' same choice, as here), shrinks in a single pass in order of entry (a
-#' member dropped early is no longer conditioned on for later ones), and
-#' the paper symmetrises with the AND rule at `alpha = 0.01`. In the version
-#' of pyCausalFS's Fisher-z test we read, the returned "p-value" is the
-#' lower tail `pnorm(z)`, so only negative partial correlations can be found
-#' significant; whether the paper's modified copy changes this is not
-#' stated. Here the test is the usual two-sided one.
+#' *The paper's implementation* (Appendix A.1) adapts `IAMB.py` of the
+#' Python library pyCausalFS; the authors' version ships with causal-learn
+#' (`causallearn/utils/MarkovNetwork/iamb.py`, used by its `calm()` with
+#' `alpha = 0.01`). Like this function it adds the candidate with the
+#' smallest p-value and joins two nodes by the AND rule. It differs in that
+#' * its shrink phase is a single pass over the blanket in order of entry,
+#'   each member tested given the members still present (as in bnlearn, but
+#'   testing the last one too);
+#' * its p-value `2 * (1 - pnorm(|z|))` is exactly zero once `|z|` exceeds
+#'   about 8.3, so with large samples the candidate added among several
+#'   strong ones is the first in column order, not the strongest.
+#'
+#' pyCausalFS's own `IAMB.py` ranks significant candidates by absolute
+#' partial correlation (the same choice) and shrinks in one pass; in the
+#' versions of its Fisher-z test we read, the "p-value" it returns is the
+#' lower tail `pnorm(z)`, so that only negative partial correlations can be
+#' found significant. The paper's code uses causal-learn's two-sided test
+#' instead, as does this function.
 #'
 #' @param x Data: a numeric matrix or data frame, one column per variable
 #'   (at least 2 columns, no constant column, no missing values). Give
