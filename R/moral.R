@@ -174,9 +174,9 @@ estimate_moral_graph <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01,
       }
       # The test that admits the m-th member, and the shrink tests of a
       # blanket of m, condition on m - 1 variables: n - (m - 1) - 3 > 0.
-      cap_n <- as.integer(ceiling(n - 2) - 1)
+      cap_n <- ceiling(n - 2) - 1
       n_binds <- cap_n < cap
-      cap <- min(cap, cap_n)
+      cap <- as.integer(min(cap, cap_n))
     } else {
       n_binds <- FALSE
     }

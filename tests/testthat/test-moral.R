@@ -283,4 +283,6 @@ test_that("bad input gives errors that name the argument", {
   err(estimate_moral_graph(cov = s, n = 6, method = "precision"), "n")
   expect_s3_class(estimate_moral_graph(cov = s, n = 7, method = "precision"), "igraph")
   expect_s3_class(estimate_moral_graph(cov = s, n = 4), "igraph")
+  expect_identical(moral_amat(estimate_moral_graph(cov = s, n = 1e12)),
+                   moral_amat(estimate_moral_graph(cov = s)))
 })
