@@ -2,22 +2,34 @@
 # Generator token: 10BE3573-1514-4C36-9D1C-5A225CD40393
 
 cpp_topological_order <- function(adj) {
-    .Call('_calm_cpp_topological_order', PACKAGE = 'calm', adj)
+    .Call(`_calm_cpp_topological_order`, adj)
 }
 
 cpp_is_dag <- function(adj) {
-    .Call('_calm_cpp_is_dag', PACKAGE = 'calm', adj)
+    .Call(`_calm_cpp_is_dag`, adj)
 }
 
 cpp_dag_to_cpdag <- function(adj) {
-    .Call('_calm_cpp_dag_to_cpdag', PACKAGE = 'calm', adj)
+    .Call(`_calm_cpp_dag_to_cpdag`, adj)
 }
 
 cpp_moral_graph <- function(adj) {
-    .Call('_calm_cpp_moral_graph', PACKAGE = 'calm', adj)
+    .Call(`_calm_cpp_moral_graph`, adj)
 }
 
 cpp_make_acyclic <- function(w) {
-    .Call('_calm_cpp_make_acyclic', PACKAGE = 'calm', w)
+    .Call(`_calm_cpp_make_acyclic`, w)
+}
+
+cpp_iamb <- function(corr, n, alpha, zero_tol, max_size) {
+    .Call(`_calm_cpp_iamb`, corr, n, alpha, zero_tol, max_size)
+}
+
+cpp_precision_support <- function(corr, n, alpha, zero_tol) {
+    .Call(`_calm_cpp_precision_support`, corr, n, alpha, zero_tol)
+}
+
+cpp_data_covariance <- function(x) {
+    .Call(`_calm_cpp_data_covariance`, x)
 }
 

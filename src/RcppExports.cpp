@@ -61,6 +61,43 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_iamb
+Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha, double zero_tol, int max_size);
+RcppExport SEXP _calm_cpp_iamb(SEXP corrSEXP, SEXP nSEXP, SEXP alphaSEXP, SEXP zero_tolSEXP, SEXP max_sizeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type corr(corrSEXP);
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
+    Rcpp::traits::input_parameter< double >::type zero_tol(zero_tolSEXP);
+    Rcpp::traits::input_parameter< int >::type max_size(max_sizeSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_iamb(corr, n, alpha, zero_tol, max_size));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_precision_support
+Rcpp::List cpp_precision_support(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha, double zero_tol);
+RcppExport SEXP _calm_cpp_precision_support(SEXP corrSEXP, SEXP nSEXP, SEXP alphaSEXP, SEXP zero_tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type corr(corrSEXP);
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
+    Rcpp::traits::input_parameter< double >::type zero_tol(zero_tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_precision_support(corr, n, alpha, zero_tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_data_covariance
+Rcpp::List cpp_data_covariance(SEXP x);
+RcppExport SEXP _calm_cpp_data_covariance(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_data_covariance(x));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_topological_order", (DL_FUNC) &_calm_cpp_topological_order, 1},
@@ -68,6 +105,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_dag_to_cpdag", (DL_FUNC) &_calm_cpp_dag_to_cpdag, 1},
     {"_calm_cpp_moral_graph", (DL_FUNC) &_calm_cpp_moral_graph, 1},
     {"_calm_cpp_make_acyclic", (DL_FUNC) &_calm_cpp_make_acyclic, 1},
+    {"_calm_cpp_iamb", (DL_FUNC) &_calm_cpp_iamb, 5},
+    {"_calm_cpp_precision_support", (DL_FUNC) &_calm_cpp_precision_support, 4},
+    {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 1},
     {NULL, NULL, 0}
 };
 

@@ -1,0 +1,79 @@
+// Rcpp glue for the moral graph estimators in iamb.{h,cpp}. Arguments are
+// checked in R (R/moral.R); C++ exceptions become R errors through Rcpp.
+#include <Rcpp.h>
+#include <RcppEigen.h>
+
+#include <limits>
+
+#include "iamb.h"
+
+// [[Rcpp::depends(RcppEigen)]]
+
+namespace {
+
+void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
+
+// True when the user pressed Ctrl-C. R_ToplevelExec catches the longjmp, so
+// the C++ core can unwind normally before the glue signals the interrupt.
+bool user_interrupted() {
+  return R_ToplevelExec(check_interrupt_fn, nullptr) == FALSE;
+}
+
+calm::CiTest make_test(double n, double alpha, double zero_tol) {
+  calm::CiTest test;
+  test.n = R_finite(n) ? n : std::numeric_limits<double>::infinity();
+  test.alpha = alpha;
+  test.zero_tol = zero_tol;
+  return test;
+}
+
+}  // namespace
+
+// [[Rcpp::export(rng = false)]]
+Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha,
+                    double zero_tol, int max_size) {
+  calm::IambOptions options;
+  options.test = make_test(n, alpha, zero_tol);
+  options.max_size = max_size;
+  const Eigen::MatrixXd c = corr;
+  calm::IambResult res = calm::iamb_all(c, options, user_interrupted);
+  if (res.interrupted) throw Rcpp::internal::InterruptedException();
+
+  const int d = static_cast<int>(c.rows());
+  Rcpp::List blankets(d);
+  Rcpp::LogicalVector capped(d);
+  for (int t = 0; t < d; ++t) {
+    const std::vector<int>& mb = res.blankets[t];
+    Rcpp::IntegerVector v(mb.size());
+    for (std::size_t k = 0; k < mb.size(); ++k) v[k] = mb[k] + 1;
+    blankets[t] = v;
+    capped[t] = res.capped[t];
+  }
+  return Rcpp::List::create(Rcpp::Named("blankets") = blankets,
+                            Rcpp::Named("n_tests") = static_cast<double>(res.n_tests),
+                            Rcpp::Named("capped") = capped);
+}
+
+// [[Rcpp::export(rng = false)]]
+Rcpp::List cpp_precision_support(const Eigen::Map<Eigen::MatrixXd> corr, double n,
+                                 double alpha, double zero_tol) {
+  calm::PrecisionResult res = calm::precision_support(corr, make_test(n, alpha, zero_tol));
+  return Rcpp::List::create(Rcpp::Named("adjacency") = res.adjacency,
+                            Rcpp::Named("partial_cor") = res.partial_cor,
+                            Rcpp::Named("n_tests") = static_cast<double>(res.n_tests));
+}
+
+// Takes the SEXP and reads it through REAL_RO(): the data may arrive as an
+// ALTREP wrapper (storage.mode<- returns one), and asking for a writable
+// pointer, as Rcpp's Map does, would copy the whole matrix.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List cpp_data_covariance(SEXP x) {
+  if (TYPEOF(x) != REALSXP || !Rf_isMatrix(x)) {
+    Rcpp::stop("internal error: cpp_data_covariance() needs a double matrix");
+  }
+  const long n = Rf_nrows(x), d = Rf_ncols(x);
+  std::vector<bool> constant;
+  Eigen::MatrixXd s = calm::data_covariance(REAL_RO(x), n, d, &constant);
+  Rcpp::LogicalVector cst(constant.begin(), constant.end());
+  return Rcpp::List::create(Rcpp::Named("cov") = s, Rcpp::Named("constant") = cst);
+}
