@@ -199,7 +199,11 @@ from_pcalg_amat <- function(amat) {
 as_graphNEL <- function(x) {
   rlang_check_installed("graph")
   m <- as_amat(x, weighted = FALSE)
-  methods::as(m, "graphNEL")
+  g <- methods::as(m, "graphNEL")
+  # graph makes a symmetric matrix (an all-undirected CPDAG, or a graph with
+  # no edges) an undirected graphNEL; keep the promised directed encoding.
+  graph::edgemode(g) <- "directed"
+  g
 }
 
 #' @rdname as_graphNEL

@@ -1,0 +1,163 @@
+# Plots run on a file device; the edge-status table behind plot_comparison()
+# is checked on a hand-made example.
+
+# Evaluates `expr` with a png device open, closes it, and checks that
+# something was drawn. Returns the value of `expr`.
+plot_to_png <- function(expr, width = 700, height = 600) {
+  f <- withr::local_tempfile(fileext = ".png")
+  grDevices::png(f, width = width, height = height)
+  dev <- grDevices::dev.cur()
+  value <- tryCatch(force(expr), finally = grDevices::dev.off(dev))
+  expect_gt(file.size(f), 1000)
+  invisible(value)
+}
+
+# The same without the check, for code that should fail before drawing.
+with_png <- function(expr) {
+  f <- withr::local_tempfile(fileext = ".png")
+  grDevices::png(f)
+  dev <- grDevices::dev.cur()
+  tryCatch(force(expr), finally = grDevices::dev.off(dev))
+}
+
+nodes8 <- c("a", "b", "c", "d", "e", "f", "g", "h")
+empty8 <- function() matrix(0, 8, 8, dimnames = list(nodes8, nodes8))
+
+# truth: a -> c <- b and e -> g <- f are v-structures, c -> d is compelled,
+# a - h is undirected in its CPDAG.
+truth8 <- function() {
+  m <- empty8()
+  m["a", "c"] <- m["b", "c"] <- m["c", "d"] <- m["e", "g"] <- m["f", "g"] <- m["a", "h"] <- 1
+  m
+}
+
+# estimate: the same v-structures (4 correct), d -> c instead of c -> d
+# (reversed; c keeps three unshielded parents, so it stays directed), the
+# extra edge d -> e (undirected in its CPDAG), and no a - h (missing).
+est8 <- function() {
+  m <- empty8()
+  m["a", "c"] <- m["b", "c"] <- m["d", "c"] <- m["e", "g"] <- m["f", "g"] <- m["d", "e"] <- 1
+  m
+}
+
+test_that("edge status is right on a hand-made example", {
+  st <- plot_to_png(plot_comparison(est8(), truth8()))
+  expect_s3_class(st, "data.frame")
+  expect_named(st, c("from", "to", "est", "truth", "status"))
+  key <- paste(st$from, st$to)
+  status <- setNames(as.character(st$status), key)
+  expect_identical(
+    status[order(names(status))],
+    c("a c" = "correct", "a h" = "missing", "b c" = "correct", "d c" = "reversed",
+      "d e" = "extra", "e g" = "correct", "f g" = "correct")
+  )
+  # marks, read from `from` to `to`
+  row <- function(k) st[key == k, ]
+  expect_identical(c(row("d c")$est, row("d c")$truth), c("->", "<-"))
+  expect_identical(c(row("d e")$est, row("d e")$truth), c("--", ""))
+  expect_identical(c(row("a h")$est, row("a h")$truth), c("", "--"))
+  expect_identical(levels(st$status),
+                   c("correct", "reversed", "misoriented", "extra", "missing"))
+  # the pairs that are not correct are the ones SHD of CPDAG counts
+  expect_equal(sum(st$status != "correct"), shd_cpdag(est8(), truth8()))
+})
+
+test_that("compare = 'dag' compares the graphs as given", {
+  st <- plot_to_png(plot_comparison(est8(), truth8(), compare = "dag"))
+  key <- paste(st$from, st$to)
+  expect_identical(st$est[key == "d e"], "->")
+  expect_identical(st$truth[key == "a h"], "->")
+  expect_identical(as.character(st$status[key == "a h"]), "missing")
+})
+
+test_that("directed versus undirected is 'misoriented'", {
+  truth <- matrix(0, 3, 3, dimnames = list(c("x", "y", "z"), c("x", "y", "z")))
+  truth["x", "z"] <- truth["y", "z"] <- 1          # v-structure: directed
+  est <- truth
+  est["y", "z"] <- 0
+  est["z", "y"] <- 1                               # chain x -> z -> y: undirected
+  st <- plot_to_png(plot_comparison(est, truth, legend = FALSE))
+  expect_identical(as.character(st$status), c("misoriented", "misoriented"))
+  expect_equal(shd_cpdag(est, truth), 2L)
+})
+
+test_that("plot_comparison accepts igraph, fits, layouts and both styles", {
+  set.seed(5)
+  sem <- simulate_sem(15, k = 1.5)
+  est <- sem$B != 0
+  est[which(est)[1:2]] <- FALSE
+  fit <- calm:::new_calm_fit(est * 1, sigma = sem$sigma)
+  st1 <- plot_to_png(plot_comparison(fit, sem$dag))
+  st2 <- plot_to_png(plot_comparison(est * 1, sem$B, side_by_side = TRUE), width = 1000)
+  expect_identical(st1, st2)
+  expect_equal(sum(st1$status == "missing"), shd_cpdag(fit, sem$dag))
+
+  xy <- cbind(seq_len(15), (seq_len(15) %% 3))
+  plot_to_png(plot_comparison(fit, sem$dag, layout = xy, main = "custom"))
+  plot_to_png(plot_comparison(fit, sem$dag, layout = igraph::layout_in_circle,
+                              vertex.color = "grey90"))
+})
+
+test_that("plot_comparison restores graphical parameters", {
+  plot_to_png({
+    graphics::par(mfrow = c(2, 2))
+    before <- graphics::par(c("mfrow", "mar"))
+    plot_comparison(est8(), truth8(), side_by_side = TRUE)
+    expect_identical(graphics::par(c("mfrow", "mar")), before)
+    graphics::par(mfrow = c(1, 1))
+    plot_comparison(est8(), truth8())
+    plot(1:3)
+    expect_equal(graphics::par("fig"), c(0, 1, 0, 1))
+  })
+})
+
+test_that("plot_comparison checks its arguments", {
+  other <- truth8()
+  dimnames(other) <- list(toupper(nodes8), toupper(nodes8))
+  with_png({
+    expect_error(plot_comparison(est8(), truth8(), layout = matrix(0, 3, 2)),
+                 class = "calm_error_argument")
+    expect_error(plot_comparison(est8(), other), class = "calm_error_argument")
+    expect_error(plot_comparison(est8(), truth8(), side_by_side = NA),
+                 class = "calm_error_argument")
+    cyclic <- empty8()
+    cyclic["a", "b"] <- cyclic["b", "c"] <- cyclic["c", "a"] <- 1
+    expect_error(plot_comparison(cyclic, truth8()), "cycle")
+  })
+})
+
+trace_fit <- function() {
+  set.seed(8)
+  sem <- simulate_sem(6, k = 1)
+  tr <- data.frame(round = 1:4, rho = 1e-5 * 3^(0:3), h = c(0.3, 1e-3, 1e-7, 0),
+                   objective = c(4.2, 3.9, 3.85, 3.84), edges = c(9, 7, 6, 6),
+                   seconds = c(0.1, 0.2, 0.3, 0.4))
+  calm:::new_calm_fit(sem$B != 0, sigma = sem$sigma, trace = tr,
+                      settings = list(h_tol = 1e-8))
+}
+
+test_that("plot_trace draws a fit's trace or a trace data frame", {
+  fit <- trace_fit()
+  expect_identical(plot_to_png(plot_trace(fit)), fit)
+  plot_to_png(plot_trace(fit$trace, pch = 4))
+  no_trace <- calm:::new_calm_fit(fit$amat, sigma = NULL)
+  with_png({
+    expect_error(plot_trace(no_trace), "no optimizer trace", class = "calm_error_argument")
+    expect_error(plot_trace(fit$trace[, c("round", "h")]), "objective",
+                 class = "calm_error_argument")
+    expect_error(plot_trace(1:3), class = "calm_error_argument")
+  })
+})
+
+test_that("plot.calm_fit draws the graph, the CPDAG, the comparison or the trace", {
+  fit <- trace_fit()
+  expect_identical(plot_to_png(plot(fit)), fit)
+  expect_identical(plot_to_png(plot(fit, cpdag = TRUE)), fit)
+  expect_identical(plot_to_png(plot(fit, type = "trace")), fit)
+  st <- plot_to_png(plot(fit, truth = fit$dag))
+  expect_true(all(st$status == "correct"))
+  # a fit that holds only a CPDAG (as from PC or GES)
+  cp <- calm:::new_calm_fit(fit$cpdag_amat, is_cpdag = TRUE, method = "pc")
+  expect_identical(plot_to_png(plot(cp)), cp)
+  with_png(expect_error(plot(fit, type = "nope")))
+})
