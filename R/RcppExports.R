@@ -2,22 +2,30 @@
 # Generator token: 10BE3573-1514-4C36-9D1C-5A225CD40393
 
 cpp_topological_order <- function(adj) {
-    .Call('_calm_cpp_topological_order', PACKAGE = 'calm', adj)
+    .Call(`_calm_cpp_topological_order`, adj)
 }
 
 cpp_is_dag <- function(adj) {
-    .Call('_calm_cpp_is_dag', PACKAGE = 'calm', adj)
+    .Call(`_calm_cpp_is_dag`, adj)
 }
 
 cpp_dag_to_cpdag <- function(adj) {
-    .Call('_calm_cpp_dag_to_cpdag', PACKAGE = 'calm', adj)
+    .Call(`_calm_cpp_dag_to_cpdag`, adj)
 }
 
 cpp_moral_graph <- function(adj) {
-    .Call('_calm_cpp_moral_graph', PACKAGE = 'calm', adj)
+    .Call(`_calm_cpp_moral_graph`, adj)
 }
 
 cpp_make_acyclic <- function(w) {
-    .Call('_calm_cpp_make_acyclic', PACKAGE = 'calm', w)
+    .Call(`_calm_cpp_make_acyclic`, w)
+}
+
+cpp_order_search <- function(sigma, l1_threshold, zero_tol) {
+    .Call(`_calm_cpp_order_search`, sigma, l1_threshold, zero_tol)
+}
+
+cpp_regression_dag <- function(sigma, order) {
+    .Call(`_calm_cpp_regression_dag`, sigma, order)
 }
 

@@ -61,6 +61,29 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_order_search
+Rcpp::List cpp_order_search(const Eigen::Map<Eigen::MatrixXd> sigma, double l1_threshold, double zero_tol);
+RcppExport SEXP _calm_cpp_order_search(SEXP sigmaSEXP, SEXP l1_thresholdSEXP, SEXP zero_tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type l1_threshold(l1_thresholdSEXP);
+    Rcpp::traits::input_parameter< double >::type zero_tol(zero_tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_order_search(sigma, l1_threshold, zero_tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_regression_dag
+Rcpp::List cpp_regression_dag(const Eigen::Map<Eigen::MatrixXd> sigma, Rcpp::IntegerVector order);
+RcppExport SEXP _calm_cpp_regression_dag(SEXP sigmaSEXP, SEXP orderSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_dag(sigma, order));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_topological_order", (DL_FUNC) &_calm_cpp_topological_order, 1},
@@ -68,6 +91,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_dag_to_cpdag", (DL_FUNC) &_calm_cpp_dag_to_cpdag, 1},
     {"_calm_cpp_moral_graph", (DL_FUNC) &_calm_cpp_moral_graph, 1},
     {"_calm_cpp_make_acyclic", (DL_FUNC) &_calm_cpp_make_acyclic, 1},
+    {"_calm_cpp_order_search", (DL_FUNC) &_calm_cpp_order_search, 3},
+    {"_calm_cpp_regression_dag", (DL_FUNC) &_calm_cpp_regression_dag, 2},
     {NULL, NULL, 0}
 };
 
