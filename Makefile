@@ -1,5 +1,5 @@
 # The README's two commands. Both install what is missing first.
-#   make demo   install calm and run its main job (inst/demo/demo.R)
+#   make demo   install calm and run its main job (inst/examples/demo.R)
 #   make test   install calm's dependencies and run the whole test suite
 #               (R CMD build, then R CMD check of the tarball, with the tests)
 R ?= R
@@ -20,7 +20,7 @@ install: deps
 	$(R) CMD INSTALL --preclean --no-multiarch .
 
 demo: install
-	$(RSCRIPT) inst/demo/demo.R
+	$(RSCRIPT) inst/examples/demo.R
 
 $(TARBALL): deps
 	$(R) CMD build .

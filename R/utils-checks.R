@@ -6,12 +6,12 @@
 # names that argument. Checks return the (possibly coerced) value invisibly so
 # they can be used inline.
 
-abort_arg <- function(arg, message, ..., call) {
+abort_arg <- function(arg, message, ..., call, .envir = parent.frame()) {
   cli::cli_abort(
-    c(paste0("{.arg {arg}} ", message), ...),
+    c(paste0("{.arg ", arg, "} ", message), ...),
     class = c("calm_error_argument", "calm_error"),
     call = call,
-    .envir = environment()
+    .envir = .envir
   )
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything calm needs to build, check and test, on Debian 12 with R.
 # As root: Debian's prebuilt r-cran-*/r-bioc-* packages through apt-get (fast),
-# then the packages Debian lacks (pcalg, bnlearn, dagitty) from CRAN.
+# then the packages Debian lacks (pcalg, bnlearn) from CRAN.
 # As another user: everything from CRAN into the user's library.
 # Idempotent: what is already installed is skipped.
 set -euo pipefail
@@ -10,7 +10,7 @@ DEB_PKGS="r-cran-rcpp r-cran-rcppeigen r-cran-igraph r-cran-cli r-cran-future
 r-cran-future.apply r-cran-progressr r-cran-knitr r-cran-rmarkdown r-cran-roxygen2
 r-cran-withr r-cran-testthat r-bioc-graph r-bioc-rbgl r-cran-robustbase r-cran-ggm
 r-cran-corpcor r-cran-fastica r-cran-abind r-cran-sfsmisc r-cran-bdsmatrix r-cran-clue
-r-cran-rcpparmadillo r-cran-bh r-cran-vcd r-cran-v8 r-cran-curl r-cran-testthat pandoc qpdf"
+r-cran-rcpparmadillo r-cran-bh r-cran-vcd r-cran-curl r-cran-testthat pandoc qpdf"
 
 have_all_r() {
   Rscript -e 'p <- commandArgs(TRUE); q(status = as.integer(!all(vapply(p, requireNamespace, logical(1), quietly = TRUE))))' "$@" >/dev/null 2>&1
@@ -29,8 +29,11 @@ if ! have_all_r $CORE || ! command -v pandoc >/dev/null 2>&1; then
   fi
 fi
 
-# Suggested packages Debian does not ship. bnlearn >= 5 needs a newer R than
-# Debian 12's 4.2; 4.9 is its last release for R 4.2, taken from CRAN's archive.
+# Suggested packages Debian does not ship: pcalg and bnlearn. bnlearn >= 5 needs
+# a newer R than Debian 12's 4.2; 4.9 is its last release for R 4.2, taken from
+# CRAN's archive. (dagitty is not installed: it needs V8, whose Debian package
+# conflicts with the machine's Node.js and whose CRAN build downloads a binary;
+# calm reads and writes dagitty's text format itself.)
 Rscript - <<'RS'
 options(repos = c(CRAN = "https://cloud.r-project.org"), Ncpus = 2L)
 need <- function(p) !requireNamespace(p, quietly = TRUE)
@@ -42,7 +45,6 @@ if (need("bnlearn")) {
     "https://cloud.r-project.org/src/contrib/Archive/bnlearn/bnlearn_4.9.tar.gz",
     repos = NULL, type = "source", quiet = TRUE))
 }
-if (need("dagitty")) try_install(install.packages("dagitty", quiet = TRUE))
-for (p in c("pcalg", "bnlearn", "dagitty"))
+for (p in c("pcalg", "bnlearn"))
   message(sprintf("%-8s %s", p, if (need(p)) "NOT available (its tests will skip)" else "available"))
 RS

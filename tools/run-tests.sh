@@ -6,6 +6,15 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 export _R_CHECK_CRAN_INCOMING_REMOTE_=false   # no network look-ups of CRAN's incoming checks
+
+# --as-cran looks up whether suggested packages are orphaned in CRAN's package
+# database (web/packages/packages.rds), which the package mirror reachable here
+# does not serve. Point that look-up at a local database of the installed
+# packages instead: every other --as-cran check stays on.
+web=$(mktemp -d)
+mkdir -p "$web/web/packages"
+Rscript -e 'ip <- as.data.frame(installed.packages()[, c("Package", "Version")], stringsAsFactors = FALSE); ip$Maintainer <- "installed"; saveRDS(ip, file.path(commandArgs(TRUE)[1], "web/packages/packages.rds"))' "$web"
+export R_CRAN_WEB="file://$web"
 export _R_CHECK_FORCE_SUGGESTS_=false        # a Suggests package that failed to install skips its tests
 export NOT_CRAN=true                         # run the slower tests too
 export OMP_NUM_THREADS=2
