@@ -192,15 +192,15 @@ print.calm_l1_inconsistency <- function(x, ...) {
               s$n_graphs, s$d, format(factorial(s$d), big.mark = ","), format(s$k), s$zero_tol))
   tab <- x$summary
   out <- data.frame(
-    Metric = tab$metric,
-    `True DAG` = formatC(tab$true_dag, format = "f", digits = 2),
-    `Min-l1 DAG` = formatC(tab$min_l1_dag, format = "f", digits = 2),
-    `Share with smaller l1` = ifelse(is.na(tab$share_smaller_l1), "",
-                                     sprintf("%.2f%%", tab$share_smaller_l1)),
-    `Sparsest DAG` = formatC(tab$sparsest_dag, format = "f", digits = 2),
-    check.names = FALSE
+    average = c("l1 norm", "l0 norm (edges)", "SHD of CPDAG"),
+    true = formatC(tab$true_dag, format = "f", digits = 2),
+    min_l1 = formatC(tab$min_l1_dag, format = "f", digits = 2),
+    sparsest = formatC(tab$sparsest_dag, format = "f", digits = 2)
   )
+  names(out) <- c("Average", "True DAG", "Min-l1 DAG", "Sparsest DAG")
   print(out, row.names = FALSE, right = FALSE)
+  cat(sprintf("Orders whose DAG has a smaller l1 norm than the truth: %.2f%%\n",
+              tab$share_smaller_l1[1]))
   invisible(x)
 }
 

@@ -84,7 +84,8 @@ machine_info <- function() {
        machine = unname(si["machine"]), cpu = cpu,
        cores = parallel::detectCores(), R = R.version.string,
        calm = as.character(utils::packageVersion("calm")),
-       plan = paste(class(future::plan())[1:2], collapse = "/"),
+       plan = paste(setdiff(class(future::plan()), c("FutureStrategy", "tweaked", "function")),
+                    collapse = "/"),
        workers = future::nbrOfWorkers())
 }
 
