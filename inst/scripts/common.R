@@ -84,8 +84,7 @@ machine_info <- function() {
        machine = unname(si["machine"]), cpu = cpu,
        cores = parallel::detectCores(), R = R.version.string,
        calm = as.character(utils::packageVersion("calm")),
-       plan = paste(setdiff(class(future::plan()), c("FutureStrategy", "tweaked", "function")),
-                    collapse = "/"),
+       plan = setdiff(class(future::plan()), c("FutureStrategy", "tweaked", "function"))[1],
        workers = future::nbrOfWorkers())
 }
 
