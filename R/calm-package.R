@@ -16,6 +16,9 @@
 #'   before a call to reproduce it.
 #'
 #' @keywords internal
+#' @docType package
+#' @name calm-package
+#' @aliases calm-package
 #' @useDynLib calm, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
-"_PACKAGE"
+NULL
