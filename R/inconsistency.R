@@ -72,8 +72,9 @@ order_arg <- function(order, nm, call = parent.frame()) {
 #' predecessors depends only on the set of predecessors, so the
 #' `d * 2^(d - 1)` distinct regressions are computed once (growing a
 #' Cholesky factor one variable at a time) and the `d!` orders are then
-#' enumerated by a depth-first walk over prefixes. With `d = 8` this takes
-#' about a millisecond per graph.
+#' enumerated by a depth-first walk over prefixes. With `d = 8` a graph takes
+#' about two milliseconds (1000 graphs in 2 seconds), with `d = 10` about
+#' a tenth of a second.
 #'
 #' @section Zero tolerance:
 #' A regression coefficient that is zero in exact arithmetic (a conditional
