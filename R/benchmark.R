@@ -88,8 +88,10 @@ benchmark_registry <- list(
 #' @return A data frame with one row per run: `method`, `setting` (row of
 #'   `settings`), `d`, `graph`, `k`, `n`, `standardized`, `rep`, `seed`,
 #'   `shd`, `precision`, `recall`, `f1`, `n_est`, `n_true`, `time`
-#'   (seconds of the method alone) and `error` (`NA`, or the message of an
-#'   error the method raised; its metrics are then `NA`). It has class
+#'   (seconds of the method alone), `error` (`NA`, or the message of an
+#'   error the method raised; its metrics are then `NA`) and `warning`
+#'   (`NA`, or the warnings the method gave, which are not shown
+#'   otherwise). It has class
 #'   `calm_benchmark`; see [format_table()].
 #' @seealso [format_table()]
 #' @examples
@@ -151,9 +153,16 @@ benchmark_one <- function(method, name, s, rep, base_seed, args, moral, keep_fit
     }
     dimnames(S) <- dimnames(sem$sigma)
     fit <- NULL
+    warnings <- character()
     t0 <- proc.time()[["elapsed"]]
     err <- tryCatch({
-      fit <- run_method(method, name, S, s$n, s$standardized, sem, args, moral)
+      withCallingHandlers(
+        fit <- run_method(method, name, S, s$n, s$standardized, sem, args, moral),
+        warning = function(w) {
+          warnings <<- c(warnings, conditionMessage(w))
+          invokeRestart("muffleWarning")
+        }
+      )
       NA_character_
     }, error = function(e) conditionMessage(e))
     elapsed <- proc.time()[["elapsed"]] - t0
@@ -168,7 +177,9 @@ benchmark_one <- function(method, name, s, rep, base_seed, args, moral, keep_fit
                     n = s$n, standardized = s$standardized, rep = rep, seed = task_seed,
                     shd = metrics$shd, precision = metrics$precision, recall = metrics$recall,
                     f1 = metrics$f1, n_est = metrics$n_est, n_true = metrics$n_true,
-                    time = elapsed, error = err, stringsAsFactors = FALSE)
+                    time = elapsed, error = err,
+                    warning = if (length(warnings)) paste(unique(warnings), collapse = " | ") else NA_character_,
+                    stringsAsFactors = FALSE)
   list(row = row, fit = if (keep_fit) fit)
 }
 
