@@ -243,16 +243,3 @@ moral_input <- function(x, cov, n, call) {
   s <- check_covariance(s, "x", call = call)
   list(sigma = s, n = nrow(x), names = nm)
 }
-
-# match.arg() with an error that names the argument.
-match_choice <- function(x, choices, arg, call) {
-  if (identical(x, choices)) return(choices[1L])
-  if (!is.character(x) || length(x) != 1L || is.na(x)) {
-    abort_arg(arg, "must be one of {.val {choices}}, not {.obj_type_friendly {x}}.", call = call)
-  }
-  hit <- pmatch(x, choices)
-  if (is.na(hit)) {
-    abort_arg(arg, "must be one of {.val {choices}}, not {.val {x}}.", call = call)
-  }
-  choices[hit]
-}
