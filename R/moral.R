@@ -110,6 +110,9 @@
 #'   (default) or `"or"`.
 #' @param max_size Largest blanket size for `"iamb"`: `NULL` (default, no
 #'   cap other than `d - 1` and what `n` allows) or a positive whole number.
+#'   A Fisher-z test given `s` variables needs `n - s - 3 > 0`; when this
+#'   bound, not `max_size`, stops the growth of some blanket, a warning names
+#'   the blankets that may be incomplete.
 #' @param zero_tol For `n = Inf` only: partial correlations with absolute
 #'   value at most `zero_tol` count as zero.
 #' @return An undirected [igraph][igraph::igraph] graph whose vertices are

@@ -50,8 +50,9 @@ check_count <- function(x, arg = deparse(substitute(x)), min = 0, max = Inf,
     abort_arg(arg, "must be between {min} and {max}, not {x}.", call = call)
   }
   # as.integer() would turn larger values into NA with only a warning.
-  if (abs(x) > .Machine$integer.max) {
-    abort_arg(arg, "must be at most {.Machine$integer.max}, not {format(x)}.", call = call)
+  int_max <- .Machine$integer.max
+  if (abs(x) > int_max) {
+    abort_arg(arg, "must be at most {int_max}, not {format(x)}.", call = call)
   }
   invisible(as.integer(x))
 }
