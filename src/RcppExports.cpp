@@ -11,6 +11,79 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// cpp_calm_fit
+Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma, const Eigen::Map<Eigen::MatrixXd> mask, const Rcpp::List control, const std::string gate, const std::string score, const std::string constraint, const double seed, const Rcpp::Nullable<Rcpp::Function> progress);
+RcppExport SEXP _calm_cpp_calm_fit(SEXP sigmaSEXP, SEXP maskSEXP, SEXP controlSEXP, SEXP gateSEXP, SEXP scoreSEXP, SEXP constraintSEXP, SEXP seedSEXP, SEXP progressSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type mask(maskSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List >::type control(controlSEXP);
+    Rcpp::traits::input_parameter< const std::string >::type gate(gateSEXP);
+    Rcpp::traits::input_parameter< const std::string >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const std::string >::type constraint(constraintSEXP);
+    Rcpp::traits::input_parameter< const double >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::Nullable<Rcpp::Function> >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_calm_fit(sigma, mask, control, gate, score, constraint, seed, progress));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_calm_objective
+Rcpp::List cpp_calm_objective(const Eigen::Map<Eigen::MatrixXd> sigma, const Eigen::Map<Eigen::MatrixXd> mask, const Eigen::Map<Eigen::MatrixXd> theta, const Eigen::Map<Eigen::MatrixXd> weight, const Rcpp::Nullable<Rcpp::NumericMatrix> noise, const Rcpp::List control, const std::string gate, const std::string score, const double coef, const bool quadratic);
+RcppExport SEXP _calm_cpp_calm_objective(SEXP sigmaSEXP, SEXP maskSEXP, SEXP thetaSEXP, SEXP weightSEXP, SEXP noiseSEXP, SEXP controlSEXP, SEXP gateSEXP, SEXP scoreSEXP, SEXP coefSEXP, SEXP quadraticSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type mask(maskSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type theta(thetaSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type weight(weightSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::Nullable<Rcpp::NumericMatrix> >::type noise(noiseSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List >::type control(controlSEXP);
+    Rcpp::traits::input_parameter< const std::string >::type gate(gateSEXP);
+    Rcpp::traits::input_parameter< const std::string >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const double >::type coef(coefSEXP);
+    Rcpp::traits::input_parameter< const bool >::type quadratic(quadraticSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_calm_objective(sigma, mask, theta, weight, noise, control, gate, score, coef, quadratic));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_calm_score
+Rcpp::List cpp_calm_score(const Eigen::Map<Eigen::MatrixXd> sigma, const Eigen::Map<Eigen::MatrixXd> B, const std::string score);
+RcppExport SEXP _calm_cpp_calm_score(SEXP sigmaSEXP, SEXP BSEXP, SEXP scoreSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type B(BSEXP);
+    Rcpp::traits::input_parameter< const std::string >::type score(scoreSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_calm_score(sigma, B, score));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_calm_simd_available
+bool cpp_calm_simd_available();
+RcppExport SEXP _calm_cpp_calm_simd_available() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    rcpp_result_gen = Rcpp::wrap(cpp_calm_simd_available());
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_calm_step_time
+double cpp_calm_step_time(const Eigen::Map<Eigen::MatrixXd> sigma, const Eigen::Map<Eigen::MatrixXd> mask, const Rcpp::List control, const std::string gate, const std::string score, const double seed, const int steps);
+RcppExport SEXP _calm_cpp_calm_step_time(SEXP sigmaSEXP, SEXP maskSEXP, SEXP controlSEXP, SEXP gateSEXP, SEXP scoreSEXP, SEXP seedSEXP, SEXP stepsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type mask(maskSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List >::type control(controlSEXP);
+    Rcpp::traits::input_parameter< const std::string >::type gate(gateSEXP);
+    Rcpp::traits::input_parameter< const std::string >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const double >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< const int >::type steps(stepsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_calm_step_time(sigma, mask, control, gate, score, seed, steps));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_topological_order
 Rcpp::IntegerVector cpp_topological_order(const Eigen::Map<Eigen::MatrixXd> adj);
 RcppExport SEXP _calm_cpp_topological_order(SEXP adjSEXP) {
@@ -100,6 +173,11 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_calm_cpp_calm_fit", (DL_FUNC) &_calm_cpp_calm_fit, 8},
+    {"_calm_cpp_calm_objective", (DL_FUNC) &_calm_cpp_calm_objective, 10},
+    {"_calm_cpp_calm_score", (DL_FUNC) &_calm_cpp_calm_score, 3},
+    {"_calm_cpp_calm_simd_available", (DL_FUNC) &_calm_cpp_calm_simd_available, 0},
+    {"_calm_cpp_calm_step_time", (DL_FUNC) &_calm_cpp_calm_step_time, 7},
     {"_calm_cpp_topological_order", (DL_FUNC) &_calm_cpp_topological_order, 1},
     {"_calm_cpp_is_dag", (DL_FUNC) &_calm_cpp_is_dag, 1},
     {"_calm_cpp_dag_to_cpdag", (DL_FUNC) &_calm_cpp_dag_to_cpdag, 1},

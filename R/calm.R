@@ -1,0 +1,303 @@
+# calm(): checks, moral graph, restarts through future, the C++ optimizer
+# (src/calm_optimizer.cpp), thresholding, acyclic repair and the fit object.
+
+#' Learn a DAG with CALM
+#'
+#' Fits CALM (Continuous and Acyclicity-constrained L0-penalised likelihood
+#' with estimated Moral graph; Jin, Ng, Zhang and Huang, 2025): a linear
+#' Gaussian structural equation model with non-equal noise variances whose
+#' graph is searched inside a moral graph, with an l0 penalty approximated by
+#' stochastic gates and acyclicity enforced by a quadratic-penalty schedule.
+#'
+#' With the default `gate = "gumbel"` the weighted adjacency matrix is
+#' `B = M * A * P`, where `M` is the moral graph (0/1, zero diagonal), `P`
+#' free weights and `A = sigmoid((U + G) / tau)` Gumbel-sigmoid gates with
+#' logits `U` and fresh logistic noise `G` at every step. Adam minimises
+#' `L(B; Sigma) + lambda1 * sum(A) + rho / 2 * h(A)^2`, where `L` is the
+#' profiled Gaussian likelihood
+#' `1/2 sum_j log(((I - B)^T Sigma (I - B))_jj) - log|det(I - B)|` and
+#' `h(A) = tr((I + A / d)^d) - d` is zero exactly for acyclic `A`. `rho`
+#' starts at `rho_init` and is multiplied by `rho_mult` after each round of
+#' `iter_per_round` steps until `h` at the deterministic gate
+#' `M * sigmoid(U / tau)` is below `h_tol` (see [calm_control()]).
+#'
+#' The output graph has the edges whose deterministic gate exceeds
+#' `threshold` (0.5). It is a DAG whenever the schedule converged; if it
+#' still has a directed cycle (the round cap was hit, or with
+#' `constraint = "soft"`), the edges with the smallest learned weights
+#' `|A * P|` on cycles are removed until it is acyclic, with a warning; the
+#' removed edges are kept in `fit$removed`.
+#'
+#' Weights: `fit$B` is the least-squares refit of every node on its parents
+#' in the learned graph (computed from the covariance; `fit$omega` holds the
+#' residual variances), which is the maximum-likelihood estimate for that
+#' graph; `fit$B_raw` holds the optimizer's own weights `A * P` on the same
+#' support (`P` for `gate = "tanh"`).
+#'
+#' Variants (the paper's ablations): `gate = "stg"` uses stochastic gates
+#' `clamp(mu + eps, 0, 1)`, `eps ~ N(0, stg_sigma^2)`, with penalty
+#' `sum(pnorm(mu / stg_sigma))` and deterministic gate `clamp(mu, 0, 1)`;
+#' `gate = "tanh"` has no gate (`B = M * P`), penalty
+#' `sum(tanh(tanh_c * |B|))`, acyclicity on `B * B` and edges
+#' `|B| > weight_threshold`. `constraint = "soft"` replaces the schedule by one
+#' run of `soft_iter` steps on `L + lambda1 * penalty + lambda2 * h(A)`.
+#' `score = "colide"` replaces `L` by the CoLiDE-NV score with the noise
+#' profiled out, `sum_j sqrt(((I - B)^T Sigma (I - B))_jj)`.
+#'
+#' @param x Data: a numeric matrix or data frame, one column per variable
+#'   (column names become node names). Leave missing when `cov` is given.
+#' @param cov A covariance matrix instead of data. Without `n` it is taken as
+#'   the population covariance (the paper's infinite-sample setting).
+#' @param n Sample size behind `cov` (default `Inf`).
+#' @param standardize If `TRUE` (default) the correlation matrix is used, as
+#'   in the paper's main experiments; weights and noise variances are then on
+#'   the standardised scale.
+#' @param moral The moral graph `M` that restricts the search. `NULL`
+#'   (default): estimated, by IAMB (`"iamb"`) for data or a covariance with
+#'   finite `n`, as the support of the precision matrix (`"precision"`) for a
+#'   population covariance; see `estimate_moral_graph()`. `"iamb"` or
+#'   `"precision"` choose the estimator, `"none"` allows every edge. A
+#'   symmetric 0/1 matrix or an undirected igraph graph is used as given
+#'   (matched to the variables by node name when it has names).
+#' @param gate `"gumbel"` (default), `"stg"` or `"tanh"`: see Details.
+#' @param constraint `"hard"` (default, quadratic-penalty schedule) or
+#'   `"soft"`.
+#' @param score `"likelihood"` (default) or `"colide"`.
+#' @param control Hyperparameters: the result of [calm_control()], or a list
+#'   of its arguments.
+#' @param restarts Number of independently seeded fits; the one with the
+#'   smallest final objective (the score of its refitted DAG plus
+#'   `lambda1` times its number of edges) is returned. Restarts run through
+#'   [future.apply::future_lapply()], so `future::plan()` decides where
+#'   (sequentially by default); results do not depend on the plan. Progress
+#'   over restarts is signalled with progressr.
+#' @param verbose Show a progress bar over the rounds (with the time left if
+#'   all `max_rounds` rounds were needed), for `restarts = 1`.
+#' @param ... Control parameters overriding those in `control`, e.g.
+#'   `calm(x, iter_per_round = 5000)`.
+#' @return An object of class `calm_fit`: a list with the learned DAG
+#'   (`amat`, 0/1; `dag`, igraph with weights), its CPDAG (`cpdag`,
+#'   `cpdag_amat`), weights `B` (least-squares refit) and `B_raw` (`A * P`),
+#'   noise variances `omega`, the per-round `trace` (round, rho, h at the
+#'   deterministic gate, objective, number of edges, elapsed seconds),
+#'   `removed` (edges dropped to make the graph acyclic), `converged`,
+#'   `settings`, `time` (seconds), and `seed` (the integer seed of the
+#'   returned restart), `moral` (the moral graph used, igraph), `gate`,
+#'   `score`, `constraint`, `objective` (final objective), `h` (final `h`),
+#'   `gate_values` (the deterministic gates, a matrix; `NULL` for `"tanh"`),
+#'   `restarts` (seed, objective, rounds, converged and time of every
+#'   restart), `skipped` (steps skipped because the objective was not
+#'   finite) and `isa` (the kernel build used, `"avx2"` or `"generic"`).
+#'   Use [print()], [summary()], [coef()], [plot()], [compare_graphs()].
+#' @references Jin, C., Ng, I., Zhang, K. and Huang, B. (2025). Revisiting
+#'   differentiable structure learning: inconsistency of l1 penalty and
+#'   beyond. *ICLR*.
+#' @seealso [calm_control()], [compare_graphs()], [simulate_sem()]
+#' @examples
+#' set.seed(1)
+#' sem <- simulate_sem(6, k = 1)
+#' fit <- calm(cov = sem$sigma, moral = moral_graph(sem$dag),
+#'             iter_per_round = 2000, verbose = FALSE)
+#' fit
+#' compare_graphs(fit, sem$B)
+#' @export
+calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
+                 gate = c("gumbel", "stg", "tanh"), constraint = c("hard", "soft"),
+                 score = c("likelihood", "colide"), control = calm_control(),
+                 restarts = 1, verbose = interactive(), ...) {
+  cl <- match.call()
+  env <- environment()
+  if (missing(x)) x <- NULL
+  check_flag(standardize, "standardize", call = env)
+  gate <- check_choice(gate, c("gumbel", "stg", "tanh"), "gate", call = env)
+  constraint <- check_choice(constraint, c("hard", "soft"), "constraint", call = env)
+  score <- check_choice(score, c("likelihood", "colide"), "score", call = env)
+  restarts <- check_count(restarts, "restarts", min = 1, max = 1e6, call = env)
+  check_flag(verbose, "verbose", call = env)
+  ctrl <- resolve_control(control, list(...), call = env)
+  cv <- resolve_covariance(x, cov, n, standardize, call = env)
+  sigma <- cv$sigma
+  mo <- resolve_moral(moral, sigma, cv$n, call = env)
+
+  seeds <- sample.int(.Machine$integer.max, restarts)
+  t0 <- proc.time()[["elapsed"]]
+  runs <- run_restarts(seeds, sigma, mo$mask, ctrl, gate, score, constraint, verbose)
+  elapsed <- proc.time()[["elapsed"]] - t0
+
+  objectives <- vapply(runs, `[[`, numeric(1), "final_objective")
+  best <- runs[[which.min(objectives)]]
+  restart_table <- data.frame(
+    restart = seq_along(runs), seed = seeds, objective = objectives,
+    rounds = vapply(runs, function(r) length(r$trace$round), integer(1)),
+    h = vapply(runs, `[[`, numeric(1), "h"),
+    converged = vapply(runs, `[[`, logical(1), "converged"),
+    seconds = vapply(runs, `[[`, numeric(1), "seconds")
+  )
+  warn_run(best, ctrl, constraint)
+
+  fit <- new_calm_fit(
+    best$amat, sigma = sigma, n = cv$n, B_raw = best$B_raw, method = "calm",
+    settings = list(gate = gate, constraint = constraint, score = score,
+                    standardize = standardize, moral = mo$source, restarts = restarts,
+                    control = ctrl),
+    trace = best$trace, removed = best$removed, converged = best$converged,
+    time = elapsed, call = cl,
+    extra = list(seed = best$seed, moral = mo$graph, gate = gate, score = score,
+                 constraint = constraint, objective = best$final_objective, h = best$h,
+                 gate_values = best$gate_values, restarts = restart_table,
+                 skipped = best$skipped, isa = best$isa)
+  )
+  fit
+}
+
+# The moral graph argument as list(mask = 0/1 matrix named like sigma,
+# source = how it was obtained, graph = undirected igraph).
+resolve_moral <- function(moral, sigma, n, call = parent.frame()) {
+  nm <- colnames(sigma)
+  d <- length(nm)
+  if (is.null(moral)) moral <- if (is.finite(n)) "iamb" else "precision"
+  if (is.character(moral)) {
+    source <- check_choice(moral, c("iamb", "precision", "none"), "moral", call = call)
+    if (source == "none") {
+      mask <- matrix(1, d, d) - diag(d)
+    } else {
+      g <- estimate_moral_graph(cov = sigma, n = n, method = source)
+      mask <- as_amat(g, weighted = FALSE)
+      mask <- check_same_nodes(set_node_names(sigma), mask, "data", "moral", call = call)
+    }
+  } else {
+    source <- "user"
+    mask <- moral_matrix_arg(moral, nm, call)
+  }
+  dimnames(mask) <- list(nm, nm)
+  list(mask = mask, source = source,
+       graph = igraph::graph_from_adjacency_matrix(mask, mode = "undirected"))
+}
+
+moral_matrix_arg <- function(moral, nm, call) {
+  d <- length(nm)
+  if (is.data.frame(moral)) moral <- as.matrix(moral)
+  named <- FALSE
+  if (is.matrix(moral)) {
+    if (!(is.numeric(moral) || is.logical(moral)) || anyNA(moral) ||
+        !all(moral %in% c(0, 1))) {
+      abort_arg("moral", "must be a 0/1 (or logical) adjacency matrix.", call = call)
+    }
+    if (nrow(moral) != d || ncol(moral) != d) {
+      abort_arg("moral", "must be a {d} x {d} matrix (one row and column per variable), not {nrow(moral)} x {ncol(moral)}.",
+                call = call)
+    }
+    named <- !is.null(rownames(moral)) || !is.null(colnames(moral))
+  } else if (inherits(moral, "igraph")) {
+    named <- !is.null(igraph::V(moral)$name)
+  } else {
+    abort_arg("moral", "must be NULL, {.val iamb}, {.val precision}, {.val none}, a symmetric 0/1 matrix or an undirected igraph graph, not {.obj_type_friendly {moral}}.",
+              call = call)
+  }
+  m <- graph_arg(moral, "moral", weighted = FALSE, call = call)
+  if (nrow(m) != d) {
+    abort_arg("moral", "has {nrow(m)} node{?s} but the data have {d} variable{?s}.", call = call)
+  }
+  if (named) {
+    if (!setequal(rownames(m), nm)) {
+      abort_arg("moral", "has node names that are not the variables' names ({.val {utils::head(setdiff(rownames(m), nm), 3)}} {?is/are} not a variable).",
+                call = call)
+    }
+    m <- m[nm, nm, drop = FALSE]
+  }
+  if (any(m != t(m))) {
+    abort_arg("moral", "must be symmetric (an undirected graph): a moral graph has no orientation.",
+              call = call)
+  }
+  m
+}
+
+# Runs the restarts (sequentially, or through future when there are
+# several), each with its own seed.
+run_restarts <- function(seeds, sigma, mask, ctrl, gate, score, constraint, verbose) {
+  if (length(seeds) == 1L) {
+    return(list(calm_run_one(seeds, sigma, mask, ctrl, gate, score, constraint, verbose)))
+  }
+  p <- progressr::progressor(steps = length(seeds))
+  future.apply::future_lapply(seeds, function(seed) {
+    r <- calm_run_one(seed, sigma, mask, ctrl, gate, score, constraint, verbose = FALSE)
+    p(sprintf("restart done: objective %.4g", r$final_objective))
+    r
+  }, future.seed = FALSE)
+}
+
+# One seeded fit: the C++ optimizer, then the edge set, acyclic repair and
+# the final objective (score of the least-squares refit + lambda1 * edges).
+calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbose) {
+  nm <- colnames(sigma)
+  progress <- NULL
+  if (verbose) {
+    total <- if (constraint == "hard") ctrl$max_rounds * ctrl$iter_per_round else ctrl$soft_iter
+    cur_round <- 1L
+    cur_rho <- if (constraint == "hard") ctrl$rho_init else NA_real_
+    cur_h <- NA_real_
+    max_rounds <- if (constraint == "hard") ctrl$max_rounds else 1L
+    pb <- cli::cli_progress_bar(
+      total = total, clear = TRUE,
+      format = paste0("CALM round {cur_round}/{max_rounds} | rho {signif(cur_rho, 2)} | ",
+                      "h {signif(cur_h, 2)} | {cli::pb_bar} {cli::pb_percent} | ",
+                      "ETA if all rounds run: {cli::pb_eta}")
+    )
+    progress <- function(round, iter, iter_total, rho, h) {
+      cur_round <<- round
+      cur_rho <<- if (constraint == "hard") rho else NA_real_
+      cur_h <<- h
+      cli::cli_progress_update(id = pb, set = (round - 1) * iter_total + iter)
+    }
+  }
+  t0 <- proc.time()[["elapsed"]]
+  r <- cpp_calm_fit(sigma, mask, unclass(ctrl), gate, score, constraint, seed, progress)
+  if (verbose) cli::cli_progress_done(id = pb)
+  seconds <- proc.time()[["elapsed"]] - t0
+
+  named <- function(m) if (is.null(m)) NULL else set_node_names(m, nm)
+  edges <- named(r$edges)
+  B_raw <- named(r$B_raw)
+  removed <- data.frame(from = character(), to = character(), weight = numeric())
+  if (!cpp_is_dag(edges)) {
+    w <- B_raw * edges
+    # an edge with a learned weight of exactly zero is still an edge
+    w[edges != 0 & w == 0] <- .Machine$double.xmin
+    fix <- make_acyclic(w)
+    removed <- fix$removed
+    edges[] <- as.double(fix$B != 0)
+  }
+  refit <- refit_weights(edges, sigma)
+  final_score <- if (score == "likelihood") 0.5 * sum(log(refit$omega)) else sum(sqrt(refit$omega))
+  list(
+    seed = seed, amat = edges, B_raw = B_raw * edges, gate_values = named(r$gate_values),
+    trace = data.frame(round = r$trace$round, rho = r$trace$rho, h = r$trace$h,
+                       objective = r$trace$objective, edges = r$trace$edges,
+                       seconds = r$trace$seconds),
+    converged = r$converged, h = r$h, removed = removed, skipped = r$skipped,
+    final_objective = final_score + ctrl$lambda1 * sum(edges), isa = r$isa,
+    seconds = seconds
+  )
+}
+
+# Warnings about the returned run: never silent about a cap, a repair or
+# skipped steps.
+warn_run <- function(run, ctrl, constraint) {
+  if (constraint == "hard" && !run$converged) {
+    cli::cli_warn(c(
+      "CALM hit {.arg max_rounds} = {ctrl$max_rounds} before the acyclicity constraint was met (h = {signif(run$h, 3)} > {.arg h_tol} = {ctrl$h_tol}).",
+      i = "Increase {.arg max_rounds} or {.arg iter_per_round} in {.fn calm_control}; the fit is marked {.code converged = FALSE}."
+    ), class = "calm_warning_not_converged")
+  }
+  if (nrow(run$removed) > 0L) {
+    cli::cli_warn(c(
+      "The thresholded graph had a directed cycle; {nrow(run$removed)} edge{?s} with the smallest weights {?was/were} removed to make it acyclic.",
+      i = "See {.code fit$removed}."
+    ), class = "calm_warning_repaired")
+  }
+  if (run$skipped > 0) {
+    cli::cli_warn("{run$skipped} optimizer step{?s} {?was/were} skipped because the objective was not finite.",
+                  class = "calm_warning_skipped")
+  }
+  invisible(NULL)
+}

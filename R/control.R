@@ -1,0 +1,154 @@
+# Hyperparameters of calm(): one validated object, printed as a table.
+
+#' Hyperparameters of CALM
+#'
+#' Collects and checks the tuning parameters of [calm()]. The defaults are
+#' those of the paper (Appendix A.2-A.3, A.5): Gumbel-sigmoid gates with
+#' temperature 0.5, sparsity weight 0.005, Adam with learning rate 0.001,
+#' and the quadratic-penalty schedule that starts at `rho = 1e-5` and
+#' multiplies it by 3 after every subproblem of 40,000 steps until the
+#' acyclicity function of the deterministic gate is below `1e-8`.
+#'
+#' @param lambda1 Weight of the (approximate) l0 penalty: the sum of the
+#'   gates (`gate = "gumbel"`), of the gates' probabilities of being open
+#'   (`"stg"`) or of `tanh(tanh_c * |B|)` (`"tanh"`).
+#' @param tau Temperature of the Gumbel-sigmoid gate.
+#' @param rho_init,rho_mult First penalty weight of the hard constraint and
+#'   its factor between rounds.
+#' @param iter_per_round Adam steps per round (subproblem) of the hard
+#'   constraint. Adam's moment estimates restart with each round.
+#' @param max_rounds Cap on the number of rounds. The paper runs until the
+#'   constraint is met; with the default schedule `rho` reaches `1e-5 * 3^29`,
+#'   about `7e8`, in round 30, far past the values (`1e2` to `1e4`) at which
+#'   fits of 20 to 100 nodes meet `h_tol`. A fit that hits the cap is reported
+#'   as not converged.
+#' @param h_tol Tolerance on the acyclicity function `h` of the
+#'   deterministic gate that ends the schedule.
+#' @param lr Adam's learning rate (its other constants are the usual
+#'   `beta1 = 0.9`, `beta2 = 0.999`, `eps = 1e-8`).
+#' @param threshold An entry is an edge when its deterministic gate exceeds
+#'   this value (`"gumbel"`: `sigmoid(U / tau)`; `"stg"`: `clamp(mu, 0, 1)`).
+#' @param lambda2 Weight of `h` with `constraint = "soft"`.
+#' @param soft_iter Adam steps of the single soft-constraint run.
+#' @param init_scale Initial weights `P` are uniform on
+#'   `[-init_scale, init_scale]`.
+#' @param stg_sigma,stg_init Noise standard deviation and initial mean of the
+#'   stochastic gates (`gate = "stg"`).
+#' @param tanh_c Sharpness `c` of the `tanh(c |B|)` penalty (`gate = "tanh"`).
+#' @param weight_threshold With `gate = "tanh"` (no gate), an entry is an
+#'   edge when `|B|` exceeds this value (0.1, as for GOLEM and NOTEARS in the
+#'   paper).
+#' @param acyclicity `"poly"` (default): `h(A) = tr((I + A / d)^d) - d`;
+#'   `"exp"`: `h(A) = tr(exp(A)) - d`. Here `A` is the gate matrix (or
+#'   `B * B` for `gate = "tanh"`).
+#' @param simd Use the AVX2 build of the computational kernel when the CPU
+#'   supports it (x86-64, GCC builds). It computes the same quantities about
+#'   twice as fast; results agree with the baseline build to rounding error,
+#'   which a long stochastic optimization can amplify, so set `FALSE` to
+#'   reproduce a fit across machines with and without AVX2.
+#' @param ... Must be empty; catches misspelt arguments.
+#' @return An object of class `calm_control`: a named list of the values.
+#' @seealso [calm()]
+#' @examples
+#' calm_control()
+#' calm_control(iter_per_round = 5000, acyclicity = "exp")
+#' @export
+calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult = 3,
+                         iter_per_round = 40000, max_rounds = 30, h_tol = 1e-8,
+                         lr = 1e-3, threshold = 0.5, lambda2 = 0.1, soft_iter = 40000,
+                         init_scale = 1e-3, stg_sigma = 0.5, stg_init = 0.5,
+                         tanh_c = 15, weight_threshold = 0.1,
+                         acyclicity = c("poly", "exp"), simd = TRUE, ...) {
+  call <- environment()
+  check_dots_empty(..., fn = "calm_control", call = call)
+  ctrl <- list(
+    lambda1 = check_number(lambda1, "lambda1", lower = 0, call = call),
+    tau = check_number(tau, "tau", lower = 0, lower_open = TRUE, call = call),
+    rho_init = check_number(rho_init, "rho_init", lower = 0, lower_open = TRUE, call = call),
+    rho_mult = check_number(rho_mult, "rho_mult", lower = 1, call = call),
+    iter_per_round = check_count(iter_per_round, "iter_per_round", min = 1, max = 1e9, call = call),
+    max_rounds = check_count(max_rounds, "max_rounds", min = 1, max = 1000, call = call),
+    h_tol = check_number(h_tol, "h_tol", lower = 0, lower_open = TRUE, call = call),
+    lr = check_number(lr, "lr", lower = 0, lower_open = TRUE, call = call),
+    threshold = check_number(threshold, "threshold", lower = 0, upper = 1,
+                             lower_open = TRUE, upper_open = TRUE, call = call),
+    lambda2 = check_number(lambda2, "lambda2", lower = 0, call = call),
+    soft_iter = check_count(soft_iter, "soft_iter", min = 1, max = 1e9, call = call),
+    init_scale = check_number(init_scale, "init_scale", lower = 0, call = call),
+    stg_sigma = check_number(stg_sigma, "stg_sigma", lower = 0, lower_open = TRUE, call = call),
+    stg_init = check_number(stg_init, "stg_init", call = call),
+    tanh_c = check_number(tanh_c, "tanh_c", lower = 0, lower_open = TRUE, call = call),
+    weight_threshold = check_number(weight_threshold, "weight_threshold", lower = 0,
+                                    call = call),
+    acyclicity = check_choice(acyclicity, c("poly", "exp"), "acyclicity", call = call),
+    simd = check_flag(simd, "simd", call = call)
+  )
+  structure(ctrl, class = "calm_control")
+}
+
+#' @export
+print.calm_control <- function(x, ...) {
+  cat("<calm_control>\n")
+  vals <- vapply(unclass(x), function(v) format(v, digits = 6), character(1))
+  print(data.frame(value = vals, row.names = names(vals)), right = FALSE)
+  invisible(x)
+}
+
+# The control argument of calm(): a calm_control object, or a list of
+# calm_control() arguments, updated by the control values passed in `...`.
+resolve_control <- function(control, dots, call = parent.frame()) {
+  if (inherits(control, "calm_control")) {
+    args <- unclass(control)
+  } else if (is.list(control)) {
+    args <- control
+  } else {
+    abort_arg("control", "must be the result of {.fn calm_control} or a list of its arguments, not {.obj_type_friendly {control}}.",
+              call = call)
+  }
+  if (length(dots) > 0L) {
+    nm <- names(dots)
+    if (is.null(nm) || any(nm == "")) {
+      cli::cli_abort("Arguments in {.arg ...} must be named {.fn calm_control} arguments.",
+                     class = c("calm_error_argument", "calm_error"), call = call)
+    }
+    args[nm] <- dots
+  }
+  known <- names(formals(calm_control))
+  unknown <- setdiff(names(args), known)
+  if (length(unknown) > 0L) {
+    cli::cli_abort(c("Unknown control parameter{?s}: {.arg {unknown}}.",
+                     i = "See {.fn calm_control} for the parameters of {.fn calm}."),
+                   class = c("calm_error_argument", "calm_error"), call = call)
+  }
+  tryCatch(
+    do.call(calm_control, args),
+    calm_error_argument = function(e) {
+      cli::cli_abort("Invalid control parameter.", parent = e,
+                     class = c("calm_error_argument", "calm_error"), call = call)
+    }
+  )
+}
+
+# One of a fixed set of strings; the first element of `x` when `x` is the
+# full default vector (as match.arg does).
+check_choice <- function(x, choices, arg = deparse(substitute(x)), call = parent.frame()) {
+  if (identical(x, choices)) return(choices[[1]])
+  if (!is.character(x) || length(x) != 1L || is.na(x) || !(x %in% choices)) {
+    abort_arg(arg, "must be one of {.or {.val {choices}}}, not {.obj_type_friendly {x}}{if (is.character(x) && length(x) == 1L) paste0(' ', encodeString(x, quote = '\"')) else ''}.",
+              call = call)
+  }
+  x
+}
+
+check_dots_empty <- function(..., fn, call = parent.frame()) {
+  dots <- list(...)
+  if (length(dots) > 0L) {
+    nm <- names(dots)
+    nm <- if (is.null(nm)) rep("", length(dots)) else nm
+    shown <- ifelse(nm == "", "(unnamed)", nm)
+    cli::cli_abort(c("Unknown {cli::qty(length(shown))}argument{?s}: {.arg {shown}}.",
+                     i = "See {.fn {fn}} for the valid arguments."),
+                   class = c("calm_error_argument", "calm_error"), call = call)
+  }
+  invisible(TRUE)
+}

@@ -1,0 +1,387 @@
+// Implementation of the CALM step kernel (see calm_kernel.h). Included by
+// calm_kernel.cpp and calm_kernel_avx2.cpp, each with its own
+// CALM_KERNEL_NS / CALM_KERNEL_ISA and after <Eigen/Dense>; everything
+// defined here lives in calm::CALM_KERNEL_NS so that the two builds never
+// share a symbol. Only Eigen and kernel-local types may be used here (no
+// std containers of plain types, whose instantiations would be shared;
+// std::vector<Block> is fine, Block being local).
+//
+// Notation per block (n nodes, entries e = (r_e, c_e) in local indices):
+//   W = I - B, T = S W, q_c = (W^T S W)_cc = T_cc - sum_{e in column c} b_e T_{r_e c}
+//   likelihood: 1/2 sum log q - log|det W|; d/dB_rc = -T_rc / q_c + (W^{-1})_cr
+//   colide:     sum sqrt(q);                 d/dB_rc = -T_rc / sqrt(q_c)
+//   poly:  X = I + A / d, R = X^(d-1), h = tr(R X) - n, dh/dA_rc = R_cr
+//   exp:   R = exp(A), h = tr(R) - n, dh/dA_rc = R_cr
+// (d is the number of nodes of the whole graph, also inside a block.)
+
+#ifndef CALM_KERNEL_NS
+#error "define CALM_KERNEL_NS before including calm_kernel_impl.h"
+#endif
+
+namespace calm {
+namespace CALM_KERNEL_NS {
+
+using Mat = Eigen::MatrixXd;
+using Vec = Eigen::VectorXd;
+using Arr = Eigen::ArrayXd;
+using IVec = Eigen::VectorXi;
+
+struct Block {
+  int n = 0;
+  int e0 = 0;
+  int ne = 0;
+  bool sparse = false;  // few entries: use column updates instead of products
+  IVec r, c;            // local row / column of each entry
+  IVec lin, lin_t;      // linear index of (r, c) and of (c, r) in an n x n matrix
+  Mat S, W, T, Winv, X, R, tmp;
+  Mat e2, e4, e6, eu, ev;  // workspace of the matrix exponential
+  Vec q, q_inv;
+  Eigen::PartialPivLU<Mat> lu;
+  Eigen::PartialPivLU<Mat> lu_exp;
+};
+
+class Kernel final : public KernelBase {
+ public:
+  explicit Kernel(const KernelSetup& s)
+      : d_(s.d), m_(s.m), gate_(s.gate), score_(s.score), acyc_(s.acyclicity),
+        lambda1_(s.lambda1) {
+    inv_d_ = 1.0 / static_cast<double>(d_);
+    a_.resize(m_);
+    oma_.resize(m_);
+    z_.resize(m_);
+    b_.resize(m_);
+    h_a_.resize(m_);
+    g_b_.resize(m_);
+    g_h_.resize(m_);
+    IVec local = IVec::Constant(d_, -1);
+    Eigen::Matrix<bool, Eigen::Dynamic, 1> in_block =
+        Eigen::Matrix<bool, Eigen::Dynamic, 1>::Constant(d_, false);
+    blocks_.resize(s.n_blocks);
+    for (int b = 0; b < s.n_blocks; ++b) {
+      Block& bk = blocks_[b];
+      const int n0 = s.node_ptr[b];
+      bk.n = s.node_ptr[b + 1] - n0;
+      for (int i = 0; i < bk.n; ++i) {
+        local(s.block_nodes[n0 + i]) = i;
+        in_block(s.block_nodes[n0 + i]) = true;
+      }
+      bk.S.resize(bk.n, bk.n);
+      for (int j = 0; j < bk.n; ++j)
+        for (int i = 0; i < bk.n; ++i)
+          bk.S(i, j) = s.sigma[s.block_nodes[n0 + i] +
+                               static_cast<long>(d_) * s.block_nodes[n0 + j]];
+      bk.e0 = s.entry_ptr[b];
+      bk.ne = s.entry_ptr[b + 1] - bk.e0;
+      bk.r.resize(bk.ne);
+      bk.c.resize(bk.ne);
+      bk.lin.resize(bk.ne);
+      bk.lin_t.resize(bk.ne);
+      for (int k = 0; k < bk.ne; ++k) {
+        bk.r(k) = local(s.from[bk.e0 + k]);
+        bk.c(k) = local(s.to[bk.e0 + k]);
+        bk.lin(k) = bk.r(k) + bk.n * bk.c(k);
+        bk.lin_t(k) = bk.c(k) + bk.n * bk.r(k);
+      }
+      // A product costs n^3, column updates n * ne and vectorise less well.
+      bk.sparse = 4L * bk.ne < static_cast<long>(bk.n) * bk.n;
+      bk.W.resize(bk.n, bk.n);
+      bk.T.resize(bk.n, bk.n);
+      bk.Winv.resize(bk.n, bk.n);
+      bk.X.resize(bk.n, bk.n);
+      bk.R.resize(bk.n, bk.n);
+      bk.tmp.resize(bk.n, bk.n);
+      if (acyc_ == Acyclicity::exp) {
+        bk.e2.resize(bk.n, bk.n);
+        bk.e4.resize(bk.n, bk.n);
+        bk.e6.resize(bk.n, bk.n);
+        bk.eu.resize(bk.n, bk.n);
+        bk.ev.resize(bk.n, bk.n);
+        bk.lu_exp = Eigen::PartialPivLU<Mat>(bk.n);
+      }
+      bk.q.resize(bk.n);
+      bk.q_inv.resize(bk.n);
+      bk.lu = Eigen::PartialPivLU<Mat>(bk.n);
+    }
+    // Nodes without free entries: q_j = S_jj and no determinant term.
+    const_score_ = 0.0;
+    for (int j = 0; j < d_; ++j) {
+      if (in_block(j)) continue;
+      const double v = s.sigma[j + static_cast<long>(d_) * j];
+      const_score_ += score_ == Score::likelihood ? 0.5 * std::log(v) : std::sqrt(v);
+    }
+  }
+
+  const char* isa() const override { return CALM_KERNEL_ISA; }
+
+  void adam(double* param, double* m1, double* m2, const double* grad, int n, double beta1,
+            double beta2, double step, double c2, double eps) override {
+    Eigen::Map<Arr> p(param, n), mm(m1, n), vv(m2, n);
+    Eigen::Map<const Arr> g(grad, n);
+    mm = beta1 * mm + (1.0 - beta1) * g;
+    vv = beta2 * vv + (1.0 - beta2) * g.square();
+    p -= step * mm / ((vv / c2).sqrt() + eps);
+  }
+
+  void evaluate(const double* theta, const double* weight, const double* noise, double coef,
+                bool quadratic, double* grad_theta, double* grad_weight,
+                KernelValue* value) override {
+    const bool want_grad = grad_weight != nullptr;
+    Eigen::Map<const Arr> P(weight, m_);
+    double sparsity = 0.0;
+    // Gate forward: a_ = A on the entries, b_ = B, h_a_ = what h() sees.
+    switch (gate_.type) {
+      case Gate::gumbel: {
+        Eigen::Map<const Arr> U(theta, m_);
+        z_ = (U * (-1.0 / gate_.tau)).exp();
+        if (noise) z_ *= Eigen::Map<const Arr>(noise, m_);
+        // a = 1 / (1 + z) and 1 - a = 1 / (1 + 1 / z) stay accurate, and
+        // finite, for z = 0 and z = inf (|U| large).
+        a_ = (1.0 + z_).inverse();
+        oma_ = (1.0 + z_.inverse()).inverse();
+        sparsity = lambda1_ * a_.sum();
+        b_ = a_ * P;
+        h_a_ = a_;
+        break;
+      }
+      case Gate::stg: {
+        Eigen::Map<const Arr> mu(theta, m_);
+        z_ = mu;
+        if (noise) z_ += Eigen::Map<const Arr>(noise, m_);
+        a_ = z_.max(0.0).min(1.0);
+        oma_ = ((z_ > 0.0) && (z_ < 1.0)).template cast<double>();  // d clamp / d mu
+        double pen = 0.0;
+        const double scale = 1.0 / (gate_.stg_sigma * std::sqrt(2.0));
+        for (int e = 0; e < m_; ++e) pen += 0.5 * std::erfc(-mu(e) * scale);
+        sparsity = lambda1_ * pen;
+        b_ = a_ * P;
+        h_a_ = a_;
+        break;
+      }
+      case Gate::tanh: {
+        for (int e = 0; e < m_; ++e) z_(e) = std::tanh(gate_.tanh_c * std::abs(P(e)));
+        sparsity = lambda1_ * z_.sum();
+        b_ = P;
+        h_a_ = P.square();
+        break;
+      }
+    }
+
+    double score = const_score_;
+    double h = 0.0;
+    bool finite = true;
+    for (Block& bk : blocks_) {
+      if (!score_block(bk, want_grad)) {
+        finite = false;
+        break;
+      }
+      score += block_score_;
+      h += acyc_ == Acyclicity::poly ? poly_block(bk, want_grad) : exp_block(bk, want_grad);
+    }
+    if (!finite) {
+      const double inf = std::numeric_limits<double>::infinity();
+      value->objective = value->score = inf;
+      value->sparsity = sparsity;
+      value->h = value->constraint = std::numeric_limits<double>::quiet_NaN();
+      return;
+    }
+    const double constraint = quadratic ? 0.5 * coef * h * h : coef * h;
+    value->score = score;
+    value->sparsity = sparsity;
+    value->h = h;
+    value->constraint = constraint;
+    value->objective = score + sparsity + constraint;
+    if (!want_grad) return;
+
+    // Chain rule back to the free parameters.
+    const double dcoef = quadratic ? coef * h : coef;
+    Eigen::Map<Arr> gw(grad_weight, m_);
+    switch (gate_.type) {
+      case Gate::gumbel: {
+        gw = g_b_ * a_;
+        if (grad_theta) {
+          Eigen::Map<Arr> gt(grad_theta, m_);
+          gt = (g_b_ * P + lambda1_ + dcoef * g_h_) * a_ * oma_ * (1.0 / gate_.tau);
+        }
+        break;
+      }
+      case Gate::stg: {
+        gw = g_b_ * a_;
+        if (grad_theta) {
+          Eigen::Map<Arr> gt(grad_theta, m_);
+          Eigen::Map<const Arr> mu(theta, m_);
+          gt = (g_b_ * P + dcoef * g_h_) * oma_;
+          const double s = gate_.stg_sigma;
+          const double k = lambda1_ / (s * 2.5066282746310002);  // sqrt(2 pi)
+          for (int e = 0; e < m_; ++e) {
+            const double x = mu(e) / s;
+            gt(e) += k * std::exp(-0.5 * x * x);
+          }
+        }
+        break;
+      }
+      case Gate::tanh: {
+        const double kc = lambda1_ * gate_.tanh_c;
+        for (int e = 0; e < m_; ++e) {
+          const double t = z_(e);
+          const double sgn = P(e) > 0 ? 1.0 : (P(e) < 0 ? -1.0 : 0.0);
+          gw(e) = g_b_(e) + kc * (1.0 - t * t) * sgn + dcoef * g_h_(e) * 2.0 * P(e);
+        }
+        if (grad_theta) Eigen::Map<Arr>(grad_theta, m_).setZero();
+        break;
+      }
+    }
+  }
+
+ private:
+  // Score of one block into block_score_, its gradient wrt b into g_b_.
+  // Returns false when the score is not finite (I - B singular).
+  bool score_block(Block& bk, bool want_grad) {
+    const int ne = bk.ne;
+    const double* b = b_.data() + bk.e0;
+    const int* lin = bk.lin.data();
+    const bool need_w = score_ == Score::likelihood || !bk.sparse;
+    if (need_w) {
+      bk.W.setIdentity();
+      double* w = bk.W.data();
+      for (int k = 0; k < ne; ++k) w[lin[k]] = -b[k];
+    }
+    if (bk.sparse) {
+      bk.T = bk.S;
+      for (int k = 0; k < ne; ++k) bk.T.col(bk.c(k)).noalias() -= b[k] * bk.S.col(bk.r(k));
+    } else {
+      bk.T.noalias() = bk.S * bk.W;
+    }
+    const double* t = bk.T.data();
+    bk.q = bk.T.diagonal();
+    for (int k = 0; k < ne; ++k) bk.q(bk.c(k)) -= b[k] * t[lin[k]];
+    if (!(bk.q.minCoeff() > 0.0)) return false;
+    double* g = g_b_.data() + bk.e0;
+    const int* col = bk.c.data();
+    if (score_ == Score::likelihood) {
+      bk.lu.compute(bk.W);
+      const double logdet = bk.lu.matrixLU().diagonal().array().abs().log().sum();
+      block_score_ = 0.5 * bk.q.array().log().sum() - logdet;
+      if (!std::isfinite(block_score_)) return false;
+      if (want_grad) {
+        bk.Winv = bk.lu.inverse();
+        bk.q_inv = bk.q.cwiseInverse();
+        const double* qi = bk.q_inv.data();
+        const double* wi = bk.Winv.data();
+        const int* lin_t = bk.lin_t.data();
+        for (int k = 0; k < ne; ++k) g[k] = wi[lin_t[k]] - t[lin[k]] * qi[col[k]];
+      }
+    } else {
+      bk.q = bk.q.array().sqrt();
+      block_score_ = bk.q.sum();
+      if (want_grad) {
+        bk.q_inv = bk.q.cwiseInverse();
+        const double* qi = bk.q_inv.data();
+        for (int k = 0; k < ne; ++k) g[k] = -t[lin[k]] * qi[col[k]];
+      }
+    }
+    return true;
+  }
+
+  // out = in * (I + N), N holding the entries nval at (r, c).
+  static void times_x(const Block& bk, const Mat& in, Mat& out, const double* nval) {
+    out = in;
+    for (int k = 0; k < bk.ne; ++k) out.col(bk.c(k)).noalias() += nval[k] * in.col(bk.r(k));
+  }
+
+  double poly_block(Block& bk, bool want_grad) {
+    const int ne = bk.ne;
+    const double* ha = h_a_.data() + bk.e0;
+    // nval = A / d on the entries, kept in g_h_ until the gradient overwrites it
+    double* nval = g_h_.data() + bk.e0;
+    for (int k = 0; k < ne; ++k) nval[k] = ha[k] * inv_d_;
+    const int* lin = bk.lin.data();
+    const int* lin_t = bk.lin_t.data();
+    bk.X.setIdentity();
+    double* x = bk.X.data();
+    for (int k = 0; k < ne; ++k) x[lin[k]] = nval[k];
+    // R = X^p by left-to-right binary powering; products with X itself are
+    // column updates when the block is sparse.
+    const int p = d_ - 1;
+    int top = 0;
+    while ((p >> (top + 1)) > 0) ++top;
+    bk.R = bk.X;
+    bool is_x = true;
+    for (int bit = top - 1; bit >= 0; --bit) {
+      if (is_x && bk.sparse) {
+        times_x(bk, bk.X, bk.tmp, nval);
+      } else {
+        bk.tmp.noalias() = bk.R * bk.R;
+      }
+      bk.R.swap(bk.tmp);
+      is_x = false;
+      if ((p >> bit) & 1) {
+        if (bk.sparse) {
+          times_x(bk, bk.R, bk.tmp, nval);
+        } else {
+          bk.tmp.noalias() = bk.R * bk.X;
+        }
+        bk.R.swap(bk.tmp);
+      }
+    }
+    // tr(X^d) = tr(R X) = tr(R) + sum_e R_ce N_rc
+    const double* rr = bk.R.data();
+    double tr = bk.R.trace();
+    for (int k = 0; k < ne; ++k) tr += rr[lin_t[k]] * nval[k];
+    if (want_grad)
+      for (int k = 0; k < ne; ++k) nval[k] = rr[lin_t[k]];
+    return tr - static_cast<double>(bk.n);
+  }
+
+  // exp(A) of the block by scaling and squaring with the [7/7] Pade
+  // approximant (Higham, 2005), into bk.R.
+  double exp_block(Block& bk, bool want_grad) {
+    const int ne = bk.ne;
+    const double* ha = h_a_.data() + bk.e0;
+    bk.X.setZero();
+    for (int k = 0; k < ne; ++k) bk.X.data()[bk.lin(k)] = ha[k];
+    const double norm1 = bk.X.cwiseAbs().colwise().sum().maxCoeff();
+    const double theta7 = 0.9504178996162932;
+    int s = 0;
+    if (norm1 > theta7) s = static_cast<int>(std::ceil(std::log2(norm1 / theta7)));
+    if (s > 0) bk.X *= std::ldexp(1.0, -s);
+    static const double c[8] = {17297280.0, 8648640.0, 1995840.0, 277200.0,
+                                25200.0,    1512.0,    56.0,      1.0};
+    bk.e2.noalias() = bk.X * bk.X;
+    bk.e4.noalias() = bk.e2 * bk.e2;
+    bk.e6.noalias() = bk.e4 * bk.e2;
+    bk.tmp = c[7] * bk.e6 + c[5] * bk.e4 + c[3] * bk.e2;
+    bk.tmp.diagonal().array() += c[1];
+    bk.eu.noalias() = bk.X * bk.tmp;
+    bk.ev = c[6] * bk.e6 + c[4] * bk.e4 + c[2] * bk.e2;
+    bk.ev.diagonal().array() += c[0];
+    bk.tmp = bk.ev - bk.eu;
+    bk.lu_exp.compute(bk.tmp);
+    bk.e2 = bk.ev + bk.eu;
+    bk.R = bk.lu_exp.solve(bk.e2);
+    for (int i = 0; i < s; ++i) {
+      bk.tmp.noalias() = bk.R * bk.R;
+      bk.R.swap(bk.tmp);
+    }
+    if (want_grad) {
+      double* g = g_h_.data() + bk.e0;
+      for (int k = 0; k < ne; ++k) g[k] = bk.R.data()[bk.lin_t(k)];
+    }
+    return bk.R.trace() - static_cast<double>(bk.n);
+  }
+
+  int d_, m_;
+  GateParams gate_;
+  Score score_;
+  Acyclicity acyc_;
+  double lambda1_;
+  double inv_d_ = 0.0;
+  double const_score_ = 0.0;
+  double block_score_ = 0.0;
+  std::vector<Block> blocks_;
+  Arr a_, oma_, z_, b_, h_a_, g_b_, g_h_;
+};
+
+KernelBase* make_kernel(const KernelSetup& setup) { return new Kernel(setup); }
+
+}  // namespace CALM_KERNEL_NS
+}  // namespace calm

@@ -1,0 +1,104 @@
+// The CALM optimizer: Adam on the gate parameters and weights of the free
+// entries, under the quadratic-penalty schedule (hard constraint) or a
+// single soft-penalised run.
+//
+// Hard constraint: rho starts at rho_init; each round runs iter_per_round
+// Adam steps on  score + lambda1 * penalty + rho / 2 * h(A)^2  (Adam's
+// moments restart with each round), then evaluates h at the deterministic
+// gate; the schedule stops as soon as that h is below h_tol, otherwise rho is
+// multiplied by rho_mult, for at most max_rounds rounds.
+// Soft constraint: one run of soft_iter steps on
+// score + lambda1 * penalty + lambda2 * h(A).
+#ifndef CALM_OPTIMIZER_H
+#define CALM_OPTIMIZER_H
+
+#include <Eigen/Dense>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "calm_kernel.h"
+
+namespace calm {
+
+struct CalmOptions {
+  GateParams gate;
+  Score score = Score::likelihood;
+  Acyclicity acyclicity = Acyclicity::poly;
+  bool hard = true;
+  double lambda1 = 0.005;
+  double rho_init = 1e-5;
+  double rho_mult = 3.0;
+  long iter_per_round = 40000;
+  int max_rounds = 30;
+  double h_tol = 1e-8;
+  double lr = 1e-3;
+  double lambda2 = 0.1;
+  long soft_iter = 40000;
+  double init_scale = 1e-3;
+  double threshold = 0.5;         // gate threshold for edges
+  double weight_threshold = 0.1;  // |B| threshold for the tanh gate
+  bool simd = true;
+  std::uint64_t seed = 1;
+  double tick_seconds = 0.25;     // how often the tick callback runs
+};
+
+// The free entries (moral-graph edges, both directions) grouped in blocks of
+// connected components; see KernelSetup.
+struct Problem {
+  int d = 0;
+  std::vector<int> from, to;
+  std::vector<int> node_ptr, block_nodes, entry_ptr;
+  int m() const { return static_cast<int>(from.size()); }
+  int n_blocks() const { return static_cast<int>(node_ptr.size()) - 1; }
+};
+
+// mask: d x d, nonzero off-diagonal entries are free. Connected components
+// (of the mask read as undirected) smaller than merge_below are packed
+// together into blocks of at most merge_below nodes, which saves per-block
+// overhead and changes nothing in the result.
+Problem build_problem(const Eigen::MatrixXd& mask, int merge_below = 8);
+
+KernelSetup kernel_setup(const Problem& pb, const Eigen::MatrixXd& sigma,
+                         const CalmOptions& opt);
+
+struct RoundRecord {
+  int round;
+  double rho;  // NaN for the soft constraint
+  double h;
+  double objective;
+  int edges;
+  double seconds;
+  long skipped;
+};
+
+struct Progress {
+  int round;
+  long iter;        // steps done in this round
+  long iter_total;  // steps of a round
+  double rho;
+  double h;         // h at the deterministic gate after the last round
+};
+
+// Called every opt.tick_seconds and after each round; returning true stops
+// the optimizer (user interrupt).
+using TickFn = std::function<bool(const Progress&)>;
+
+struct CalmResult {
+  Problem problem;
+  std::vector<double> theta, weight;  // per free entry
+  std::vector<RoundRecord> trace;
+  KernelValue final_value;  // at the deterministic gate, last rho
+  bool converged = false;
+  bool interrupted = false;
+  long skipped = 0;  // steps skipped for a non-finite objective
+  std::string isa;
+};
+
+CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
+                    const CalmOptions& opt, const TickFn& tick);
+
+}  // namespace calm
+
+#endif
