@@ -11,6 +11,71 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// cpp_golem_nv_objective
+Rcpp::List cpp_golem_nv_objective(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::MatrixXd> B, double lambda1, double lambda2);
+RcppExport SEXP _calm_cpp_golem_nv_objective(SEXP SSEXP, SEXP BSEXP, SEXP lambda1SEXP, SEXP lambda2SEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type S(SSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type B(BSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda1(lambda1SEXP);
+    Rcpp::traits::input_parameter< double >::type lambda2(lambda2SEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_golem_nv_objective(S, B, lambda1, lambda2));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_golem_nv
+Rcpp::List cpp_golem_nv(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::MatrixXd> B_init, double lambda1, double lambda2, double lr, double iter, double trace_every, double edge_threshold, Rcpp::Nullable<Rcpp::Function> report);
+RcppExport SEXP _calm_cpp_golem_nv(SEXP SSEXP, SEXP B_initSEXP, SEXP lambda1SEXP, SEXP lambda2SEXP, SEXP lrSEXP, SEXP iterSEXP, SEXP trace_everySEXP, SEXP edge_thresholdSEXP, SEXP reportSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type S(SSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type B_init(B_initSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda1(lambda1SEXP);
+    Rcpp::traits::input_parameter< double >::type lambda2(lambda2SEXP);
+    Rcpp::traits::input_parameter< double >::type lr(lrSEXP);
+    Rcpp::traits::input_parameter< double >::type iter(iterSEXP);
+    Rcpp::traits::input_parameter< double >::type trace_every(trace_everySEXP);
+    Rcpp::traits::input_parameter< double >::type edge_threshold(edge_thresholdSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type report(reportSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_golem_nv(S, B_init, lambda1, lambda2, lr, iter, trace_every, edge_threshold, report));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_notears_objective
+Rcpp::List cpp_notears_objective(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::VectorXd> w, double lambda1, double rho, double alpha);
+RcppExport SEXP _calm_cpp_notears_objective(SEXP SSEXP, SEXP wSEXP, SEXP lambda1SEXP, SEXP rhoSEXP, SEXP alphaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type S(SSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::VectorXd> >::type w(wSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda1(lambda1SEXP);
+    Rcpp::traits::input_parameter< double >::type rho(rhoSEXP);
+    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_notears_objective(S, w, lambda1, rho, alpha));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_notears_linear
+Rcpp::List cpp_notears_linear(const Eigen::Map<Eigen::MatrixXd> S, double lambda1, int max_iter, double h_tol, double rho_max, double edge_threshold, int lmm, double factr, double pgtol, int maxit, Rcpp::Nullable<Rcpp::Function> report);
+RcppExport SEXP _calm_cpp_notears_linear(SEXP SSEXP, SEXP lambda1SEXP, SEXP max_iterSEXP, SEXP h_tolSEXP, SEXP rho_maxSEXP, SEXP edge_thresholdSEXP, SEXP lmmSEXP, SEXP factrSEXP, SEXP pgtolSEXP, SEXP maxitSEXP, SEXP reportSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type S(SSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda1(lambda1SEXP);
+    Rcpp::traits::input_parameter< int >::type max_iter(max_iterSEXP);
+    Rcpp::traits::input_parameter< double >::type h_tol(h_tolSEXP);
+    Rcpp::traits::input_parameter< double >::type rho_max(rho_maxSEXP);
+    Rcpp::traits::input_parameter< double >::type edge_threshold(edge_thresholdSEXP);
+    Rcpp::traits::input_parameter< int >::type lmm(lmmSEXP);
+    Rcpp::traits::input_parameter< double >::type factr(factrSEXP);
+    Rcpp::traits::input_parameter< double >::type pgtol(pgtolSEXP);
+    Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type report(reportSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_notears_linear(S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, report));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_calm_fit
 Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma, const Eigen::Map<Eigen::MatrixXd> mask, const Rcpp::List control, const std::string gate, const std::string score, const std::string constraint, const double seed, const Rcpp::Nullable<Rcpp::Function> progress);
 RcppExport SEXP _calm_cpp_calm_fit(SEXP sigmaSEXP, SEXP maskSEXP, SEXP controlSEXP, SEXP gateSEXP, SEXP scoreSEXP, SEXP constraintSEXP, SEXP seedSEXP, SEXP progressSEXP) {
@@ -171,8 +236,35 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_order_search
+Rcpp::List cpp_order_search(const Eigen::Map<Eigen::MatrixXd> sigma, double l1_threshold, double zero_tol);
+RcppExport SEXP _calm_cpp_order_search(SEXP sigmaSEXP, SEXP l1_thresholdSEXP, SEXP zero_tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type l1_threshold(l1_thresholdSEXP);
+    Rcpp::traits::input_parameter< double >::type zero_tol(zero_tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_order_search(sigma, l1_threshold, zero_tol));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_regression_dag
+Rcpp::List cpp_regression_dag(const Eigen::Map<Eigen::MatrixXd> sigma, Rcpp::IntegerVector order);
+RcppExport SEXP _calm_cpp_regression_dag(SEXP sigmaSEXP, SEXP orderSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_regression_dag(sigma, order));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_calm_cpp_golem_nv_objective", (DL_FUNC) &_calm_cpp_golem_nv_objective, 4},
+    {"_calm_cpp_golem_nv", (DL_FUNC) &_calm_cpp_golem_nv, 9},
+    {"_calm_cpp_notears_objective", (DL_FUNC) &_calm_cpp_notears_objective, 5},
+    {"_calm_cpp_notears_linear", (DL_FUNC) &_calm_cpp_notears_linear, 11},
     {"_calm_cpp_calm_fit", (DL_FUNC) &_calm_cpp_calm_fit, 8},
     {"_calm_cpp_calm_objective", (DL_FUNC) &_calm_cpp_calm_objective, 10},
     {"_calm_cpp_calm_score", (DL_FUNC) &_calm_cpp_calm_score, 3},
@@ -186,6 +278,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_iamb", (DL_FUNC) &_calm_cpp_iamb, 5},
     {"_calm_cpp_precision_support", (DL_FUNC) &_calm_cpp_precision_support, 4},
     {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 1},
+    {"_calm_cpp_order_search", (DL_FUNC) &_calm_cpp_order_search, 3},
+    {"_calm_cpp_regression_dag", (DL_FUNC) &_calm_cpp_regression_dag, 2},
     {NULL, NULL, 0}
 };
 

@@ -1,0 +1,315 @@
+# The paper's baselines: GOLEM-NV-l1 and linear NOTEARS (C++ in
+# src/golem.cpp, src/notears.cpp), and PC and GES through pcalg. Every one
+# returns the package's fit object (new_calm_fit(), R/fit.R), so printing,
+# conversion and metrics work on them as on calm().
+
+#' GOLEM-NV with an l1 penalty
+#'
+#' The GOLEM-NV baseline of the paper ("GOLEM-NV-l1"; Ng, Ghassami and
+#' Zhang, 2020): minimises, over a free weighted adjacency matrix `B` with
+#' zero diagonal, the profiled Gaussian likelihood with non-equal noise
+#' variances plus an l1 penalty and a soft acyclicity penalty,
+#' \deqn{\frac{1}{2}\sum_i \log\big(((I-B)^\top \Sigma (I-B))_{ii}\big) -
+#'   \log|\det(I-B)| + \lambda_1 \|B\|_1 + \lambda_2 h(B \circ B),}
+#' with \eqn{h(A) = \mathrm{tr}(e^A) - d}, by `iter` steps of Adam from
+#' `B = 0`. The estimate is then thresholded (`|B_ij| > threshold`) and, if
+#' it still has a cycle, the weakest edges on cycles are removed until it is
+#' acyclic (the paper's post-processing; the removed edges are kept in the
+#' fit's `removed`).
+#'
+#' The defaults are those of GOLEM's public code and paper for GOLEM-NV
+#' (`lambda1 = 2e-3`, `lambda2 = 5`, `1e5` Adam steps with learning rate
+#' `1e-3`, initialisation at zero) and the paper's threshold 0.1. GOLEM's
+#' authors also suggest starting GOLEM-NV from a GOLEM-EV solution; pass it
+#' as `B_init` to do so.
+#'
+#' @param x Data: a numeric matrix or data frame, one column per variable.
+#' @param cov Instead of `x`, a covariance matrix (with `n = Inf` or `NULL`
+#'   the population covariance: the paper's infinite-sample setting).
+#' @param n Sample size behind `cov`; ignored by this learner except that it
+#'   is stored in the fit.
+#' @param standardize If `TRUE` (default) the learner works on the
+#'   correlation matrix (standardized data).
+#' @param lambda1 Weight of the l1 penalty.
+#' @param lambda2 Weight of the acyclicity penalty.
+#' @param threshold Edges with `|B_ij| <= threshold` are dropped.
+#' @param iter Number of Adam steps.
+#' @param lr Adam learning rate.
+#' @param B_init Optional starting matrix (`d x d`); default zeros.
+#' @param trace_every Record the objective every so many steps in the fit's
+#'   `trace`.
+#' @param verbose If `TRUE`, report progress at every trace row.
+#' @return A `calm_fit` with `method = "golem_nv"`: `amat` the DAG, `B` the
+#'   least-squares weights on it, `B_raw` GOLEM's own weights on it,
+#'   `B_unthresholded` the weights before thresholding, `trace` (one row per
+#'   `trace_every` steps: `round` is the step, `rho` the constant
+#'   `lambda2`), `removed`, `settings`, `time` (seconds).
+#' @references Ng, I., Ghassami, A. and Zhang, K. (2020). On the role of
+#'   sparsity and DAG constraints for learning linear DAGs. *NeurIPS*.
+#' @seealso [notears_linear()], [pc_pcalg()], [ges_pcalg()]
+#' @examples
+#' set.seed(1)
+#' sem <- simulate_sem(5, k = 1)
+#' fit <- golem_nv(cov = sem$sigma, iter = 3000)
+#' compare_graphs(fit, sem$B)
+#' @export
+golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, lambda1 = 2e-3,
+                     lambda2 = 5, threshold = 0.1, iter = 1e5, lr = 1e-3, B_init = NULL,
+                     trace_every = 1000, verbose = FALSE) {
+  call <- match.call()
+  check_flag(standardize)
+  check_number(lambda1, lower = 0)
+  check_number(lambda2, lower = 0)
+  check_number(threshold, lower = 0)
+  iter <- check_count(iter, min = 1, max = 1e9)
+  check_number(lr, lower = 0, lower_open = TRUE)
+  trace_every <- check_count(trace_every, min = 1)
+  check_flag(verbose)
+  r <- resolve_covariance(x, cov, n, standardize)
+  d <- ncol(r$sigma)
+  B_init <- init_arg(B_init, d)
+  report <- if (verbose) {
+    function(it, objective, h, edges) {
+      cli::cli_inform("GOLEM-NV step {it}: objective {signif(objective, 6)}, h {signif(h, 3)}, {edges} edge{?s}")
+    }
+  }
+  t0 <- proc.time()[["elapsed"]]
+  res <- cpp_golem_nv(r$sigma, B_init, lambda1, lambda2, lr, iter, trace_every, threshold, report)
+  post <- threshold_acyclic(set_node_names(res$B, r$names), threshold)
+  elapsed <- proc.time()[["elapsed"]] - t0
+  tr <- res$trace
+  trace <- data.frame(round = tr$iteration, rho = lambda2, h = tr$h, objective = tr$objective,
+                      edges = tr$edges, seconds = tr$seconds, likelihood = tr$likelihood)
+  new_calm_fit(
+    amat = post$B, sigma = r$sigma, n = r$n, B_raw = post$B, method = "golem_nv",
+    settings = list(standardize = standardize, lambda1 = lambda1, lambda2 = lambda2,
+                    threshold = threshold, iter = iter, lr = lr,
+                    B_init = if (any(B_init != 0)) "user" else "zero"),
+    trace = trace, removed = post$removed, converged = TRUE, time = elapsed, call = call,
+    extra = list(B_unthresholded = set_node_names(res$B, r$names),
+                 objective = res$objective, h = res$h)
+  )
+}
+
+#' Linear NOTEARS
+#'
+#' The NOTEARS baseline of the paper (Zheng, Aragam, Ravikumar and Xing,
+#' 2018), linear least-squares version:
+#' \deqn{\min_W \frac{1}{2}\mathrm{tr}\big((I-W)^\top \Sigma (I-W)\big) +
+#'   \lambda_1 \|W\|_1 \quad \text{s.t.} \quad h(W \circ W) = 0,}
+#' which equals \eqn{\frac{1}{2n}\|X - XW\|_F^2 + \lambda_1\|W\|_1} on
+#' centred data, with \eqn{h(A) = \mathrm{tr}(e^A) - d}. As in the authors'
+#' code, the constraint is handled by the augmented Lagrangian method (the
+#' penalty `rho` starts at 1 and grows tenfold until `h` has fallen below a
+#' quarter of its previous value; the multiplier is updated once per round),
+#' `W` is split into nonnegative parts `W+ - W-` so that the l1 term is
+#' smooth, and each subproblem is solved by L-BFGS-B (R's own
+#' implementation, called from C++; objective and gradient are in C++). The
+#' estimate is thresholded at `threshold` (the paper uses 0.1) and made
+#' acyclic if needed, as for [golem_nv()].
+#'
+#' @inheritParams golem_nv
+#' @param lambda1 Weight of the l1 penalty.
+#' @param max_iter Maximum number of augmented Lagrangian rounds.
+#' @param h_tol Stop when the acyclicity function is at most `h_tol`.
+#' @param rho_max Stop when the penalty parameter reaches `rho_max`.
+#' @param lbfgsb Settings of the L-BFGS-B subproblem solver: a list with
+#'   `lmm` (memory, default 10), `factr` (default `1e7`), `pgtol` (default
+#'   `1e-5`) and `maxit` (default 15000): SciPy's defaults, which the
+#'   authors' code uses.
+#' @return A `calm_fit` with `method = "notears"`; `trace` has one row per
+#'   round (`round`, `rho`, `h`, `objective`, `edges`, `seconds`, `alpha`,
+#'   `loss`, `evaluations`), `converged` says whether `h <= h_tol` was
+#'   reached, `W_unthresholded` holds the weights before thresholding.
+#' @references Zheng, X., Aragam, B., Ravikumar, P. and Xing, E. P. (2018).
+#'   DAGs with NO TEARS: continuous optimization for structure learning.
+#'   *NeurIPS*.
+#' @seealso [golem_nv()]
+#' @examples
+#' set.seed(1)
+#' sem <- simulate_sem(5, k = 1)
+#' fit <- notears_linear(cov = sem$sigma)
+#' compare_graphs(fit, sem$B)
+#' @export
+notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, lambda1 = 0.1,
+                           threshold = 0.1, max_iter = 100, h_tol = 1e-8, rho_max = 1e16,
+                           lbfgsb = list(), verbose = FALSE) {
+  call <- match.call()
+  check_flag(standardize)
+  check_number(lambda1, lower = 0)
+  check_number(threshold, lower = 0)
+  max_iter <- check_count(max_iter, min = 1, max = 1e6)
+  check_number(h_tol, lower = 0)
+  check_number(rho_max, lower = 1)
+  check_flag(verbose)
+  if (!is.list(lbfgsb) || (length(lbfgsb) && (is.null(names(lbfgsb)) ||
+      !all(names(lbfgsb) %in% c("lmm", "factr", "pgtol", "maxit"))))) {
+    abort_arg("lbfgsb", "must be a list with elements among {.val {c('lmm', 'factr', 'pgtol', 'maxit')}}.",
+              call = environment())
+  }
+  ctl <- utils::modifyList(list(lmm = 10, factr = 1e7, pgtol = 1e-5, maxit = 15000), lbfgsb)
+  ctl$lmm <- check_count(ctl$lmm, "lbfgsb$lmm", min = 1, max = 100)
+  check_number(ctl$factr, "lbfgsb$factr", lower = 0)
+  check_number(ctl$pgtol, "lbfgsb$pgtol", lower = 0)
+  ctl$maxit <- check_count(ctl$maxit, "lbfgsb$maxit", min = 1, max = 1e8)
+  r <- resolve_covariance(x, cov, n, standardize)
+  report <- if (verbose) {
+    function(round, rho, h, edges) {
+      cli::cli_inform("NOTEARS round {round}: rho {signif(rho, 3)}, h {signif(h, 3)}, {edges} edge{?s}")
+    }
+  }
+  t0 <- proc.time()[["elapsed"]]
+  res <- cpp_notears_linear(r$sigma, lambda1, max_iter, h_tol, rho_max, threshold, ctl$lmm,
+                            ctl$factr, ctl$pgtol, ctl$maxit, report)
+  post <- threshold_acyclic(set_node_names(res$W, r$names), threshold)
+  elapsed <- proc.time()[["elapsed"]] - t0
+  tr <- res$trace
+  trace <- data.frame(round = tr$round, rho = tr$rho, h = tr$h, objective = tr$objective,
+                      edges = tr$edges, seconds = tr$seconds, alpha = tr$alpha, loss = tr$loss,
+                      evaluations = tr$evaluations)
+  if (!res$converged) {
+    cli::cli_warn(c("NOTEARS stopped with h = {signif(res$h, 3)} > {.arg h_tol} = {h_tol}.",
+                    i = "Reached {if (res$rho >= rho_max) 'rho_max' else 'max_iter'}."))
+  }
+  new_calm_fit(
+    amat = post$B, sigma = r$sigma, n = r$n, B_raw = post$B, method = "notears",
+    settings = list(standardize = standardize, lambda1 = lambda1, threshold = threshold,
+                    max_iter = max_iter, h_tol = h_tol, rho_max = rho_max, lbfgsb = ctl),
+    trace = trace, removed = post$removed, converged = res$converged, time = elapsed,
+    call = call,
+    extra = list(W_unthresholded = set_node_names(res$W, r$names), h = res$h, rho = res$rho,
+                 evaluations = res$evaluations)
+  )
+}
+
+#' PC and GES through pcalg
+#'
+#' Thin wrappers around the PC algorithm with Fisher-z tests
+#' ([pcalg::pc()] with [pcalg::gaussCItest()]) and Greedy Equivalence
+#' Search with the BIC-type l0-penalised Gaussian score ([pcalg::ges()]
+#' with `GaussL0penObsScore`, penalty `lambda = log(n) / 2`), the discrete
+#' baselines of the paper (which ran Tetrad's PC and FGES). Both work from
+#' the covariance matrix alone, so `cov` and `n` may replace the data; GES
+#' is given the scatter matrix `n * cov` directly. Both return CPDAGs
+#' (fits with `is_cpdag = TRUE`): in the fit's `amat`, `amat[i, j] = 1,
+#' amat[j, i] = 0` is `i -> j` and a mutual pair an undirected edge (PC
+#' also encodes orientation conflicts as mutual pairs).
+#'
+#' With a population covariance (`n = Inf`) both tests and score need a
+#' finite sample size; `n_inf` (default `1e9`) is used in its place, large
+#' enough for population correlations and small enough for pcalg's integer
+#' sample counts.
+#'
+#' pcalg is a suggested package: these functions stop with a clear error
+#' when it is not installed.
+#'
+#' @inheritParams golem_nv
+#' @param n Sample size behind `cov` (required for finite-sample tests;
+#'   `NULL` or `Inf` means a population covariance).
+#' @param standardize Kept for a uniform interface: PC uses correlations
+#'   and the Gaussian BIC score is scale invariant, so it changes nothing.
+#' @param alpha Significance level of PC's conditional independence tests.
+#' @param lambda GES's penalty per parameter; default `log(n) / 2` (BIC).
+#' @param n_inf Sample size used for a population covariance.
+#' @param ... Further arguments to [pcalg::pc()] or [pcalg::ges()].
+#' @return A `calm_fit` (`method = "pc"` or `"ges"`, `is_cpdag = TRUE`);
+#'   the pcalg result is kept as `pcalg_fit`.
+#' @references Spirtes, P., Glymour, C. and Scheines, R. (2000).
+#'   *Causation, Prediction, and Search*. Chickering, D. M. (2002). Optimal
+#'   structure identification with greedy search. *JMLR*, 3, 507-554.
+#' @examplesIf requireNamespace("pcalg", quietly = TRUE)
+#' set.seed(1)
+#' sem <- simulate_sem(6, k = 1, n = 2000)
+#' compare_graphs(pc_pcalg(sem$x), sem$B)
+#' compare_graphs(ges_pcalg(sem$x), sem$B)
+#' @export
+pc_pcalg <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01, standardize = TRUE,
+                     n_inf = 1e9, ...) {
+  call <- match.call()
+  rlang_check_installed("pcalg")
+  check_number(alpha, lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE)
+  check_flag(standardize)
+  check_number(n_inf, lower = 4, upper = .Machine$integer.max)
+  r <- resolve_covariance(x, cov, n, standardize = FALSE)
+  n_used <- if (is.finite(r$n)) r$n else n_inf
+  t0 <- proc.time()[["elapsed"]]
+  fit <- pcalg::pc(suffStat = list(C = stats::cov2cor(r$sigma), n = n_used),
+                   indepTest = pcalg::gaussCItest, alpha = alpha, labels = r$names, ...)
+  elapsed <- proc.time()[["elapsed"]] - t0
+  amat <- as_amat(fit)
+  amat <- amat[r$names, r$names, drop = FALSE]
+  new_calm_fit(amat, sigma = r$sigma, n = r$n, method = "pc",
+               settings = list(alpha = alpha, n_used = n_used), time = elapsed, call = call,
+               is_cpdag = TRUE, extra = list(pcalg_fit = fit))
+}
+
+#' @rdname pc_pcalg
+#' @export
+ges_pcalg <- function(x = NULL, cov = NULL, n = NULL, lambda = NULL, standardize = TRUE,
+                      n_inf = 1e9, ...) {
+  call <- match.call()
+  rlang_check_installed("pcalg")
+  check_flag(standardize)
+  check_number(n_inf, lower = 4, upper = .Machine$integer.max)
+  r <- resolve_covariance(x, cov, n, standardize = FALSE)
+  n_used <- if (is.finite(r$n)) r$n else n_inf
+  if (n_used > .Machine$integer.max) {
+    abort_arg("n", "must be at most {.Machine$integer.max} for pcalg's GES score.",
+              call = environment())
+  }
+  if (is.null(lambda)) lambda <- log(n_used) / 2
+  check_number(lambda, lower = 0)
+  t0 <- proc.time()[["elapsed"]]
+  score <- gauss_score_from_cov(r$sigma, n_used, lambda)
+  fit <- pcalg::ges(score, ...)
+  elapsed <- proc.time()[["elapsed"]] - t0
+  d <- ncol(r$sigma)
+  amat <- matrix(0, d, d, dimnames = list(r$names, r$names))
+  parents <- fit$essgraph$.in.edges
+  for (j in seq_len(d)) amat[parents[[j]], j] <- 1
+  new_calm_fit(amat, sigma = r$sigma, n = r$n, method = "ges",
+               settings = list(lambda = lambda, n_used = n_used), time = elapsed, call = call,
+               is_cpdag = TRUE, extra = list(pcalg_fit = fit))
+}
+
+# pcalg's l0-penalised Gaussian score built from a covariance matrix rather
+# than data. Its C++ score reads only the scatter matrix, the sample counts
+# and lambda (format "scatter"), so a placeholder data set of d + 2 rows
+# makes the object and the sufficient statistics of the real data replace
+# its statistics: scatter = n * sigma for centred data (the intercept
+# column's entries are unused because intercept = FALSE).
+gauss_score_from_cov <- function(sigma, n, lambda) {
+  d <- ncol(sigma)
+  placeholder <- rbind(diag(d), matrix(0, 2L, d))
+  colnames(placeholder) <- colnames(sigma)
+  generator <- methods::getRefClass("GaussL0penObsScore", where = asNamespace("pcalg"))
+  score <- generator$new(placeholder, lambda = lambda, intercept = FALSE, format = "scatter")
+  scatter <- matrix(0, d + 1L, d + 1L)
+  scatter[seq_len(d), seq_len(d)] <- n * unname(sigma)
+  scatter[d + 1L, d + 1L] <- n
+  pp <- score$pp.dat
+  pp$scatter <- list(scatter)
+  pp$scatter.index <- rep(1L, d)
+  pp$data.count <- rep(as.integer(n), d)
+  pp$total.data.count <- as.integer(n)
+  score$pp.dat <- pp
+  score
+}
+
+# Shared post-processing of the continuous baselines: drop |w| <= threshold,
+# then remove the weakest edges on cycles until the graph is a DAG.
+threshold_acyclic <- function(W, threshold) {
+  W[abs(W) <= threshold] <- 0
+  diag(W) <- 0
+  make_acyclic(W)
+}
+
+init_arg <- function(B_init, d, call = parent.frame()) {
+  if (is.null(B_init)) return(matrix(0, d, d))
+  B_init <- check_numeric_matrix(B_init, "B_init", call = call)
+  if (nrow(B_init) != d || ncol(B_init) != d) {
+    abort_arg("B_init", "must be a {d} x {d} matrix, not {nrow(B_init)} x {ncol(B_init)}.",
+              call = call)
+  }
+  unname(B_init)
+}

@@ -1,0 +1,77 @@
+// NOTEARS, linear least-squares version (Zheng, Aragam, Ravikumar and Xing,
+// 2018): min 1/2 tr((I-W)^T S (I-W)) + lambda1 ||W||_1 s.t. h_exp(W * W) = 0,
+// solved by the augmented Lagrangian method with W = W+ - W- (both >= 0) and
+// a box-constrained quasi-Newton solver for each subproblem. The solver is
+// injected by the caller (the R glue uses R's own L-BFGS-B), which keeps this
+// core free of R. Pure C++ (Eigen).
+#ifndef CALM_NOTEARS_H
+#define CALM_NOTEARS_H
+
+#include <Eigen/Dense>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace calm {
+
+struct NotearsOptions {
+  double lambda1 = 0.1;
+  int max_iter = 100;          // outer (dual) iterations
+  double h_tol = 1e-8;         // stop when h <= h_tol
+  double rho_max = 1e16;       // stop when rho >= rho_max
+  double rho_init = 1.0;
+  double rho_mult = 10.0;      // rho grows by this factor ...
+  double progress = 0.25;      // ... until h has dropped below progress * previous h
+  double edge_threshold = 0.1; // |W_ij| above this counts as an edge in the trace
+};
+
+// Augmented Lagrangian at w = (vec(W+), vec(W-)) (column-major, length
+// 2 d^2): 1/2 tr((I-W)^T S (I-W)) + rho/2 h^2 + alpha h + lambda1 sum(w).
+// grad (if not null) receives the gradient in w; h and loss the parts.
+double notears_objective(const Eigen::MatrixXd& S, const Eigen::VectorXd& w, double lambda1,
+                         double rho, double alpha, Eigen::VectorXd* grad, double* h,
+                         double* loss);
+
+// W = W+ - W- from the stacked vector.
+Eigen::MatrixXd notears_weights(const Eigen::VectorXd& w, Eigen::Index d);
+
+// f(x, grad): objective value, gradient written to *grad.
+using ObjectiveFn = std::function<double(const Eigen::VectorXd&, Eigen::VectorXd*)>;
+
+struct BoxSolverStatus {
+  int evaluations = 0;
+  int code = 0;             // solver's own code (0 = converged)
+  std::string message;
+  bool interrupted = false; // the caller's interrupt stopped the solver
+};
+
+// Minimises f over lower <= x <= upper (entries may be +-Inf), starting from
+// and overwriting x.
+using BoxSolver = std::function<BoxSolverStatus(Eigen::VectorXd& x, const Eigen::VectorXd& lower,
+                                                const Eigen::VectorXd& upper,
+                                                const ObjectiveFn& f)>;
+
+struct NotearsTraceRow {
+  int round;
+  double rho, alpha, h, objective, loss;
+  int edges, evaluations;
+  double seconds;
+};
+
+struct NotearsResult {
+  Eigen::MatrixXd W;        // final weights (not thresholded)
+  double h = 0.0, rho = 0.0, alpha = 0.0;
+  int rounds = 0;
+  int evaluations = 0;
+  bool converged = false;   // h <= h_tol reached
+  bool interrupted = false;
+  std::vector<NotearsTraceRow> trace;
+};
+
+NotearsResult notears_linear_fit(const Eigen::MatrixXd& S, const NotearsOptions& opt,
+                                 const BoxSolver& solver,
+                                 const std::function<void(const NotearsTraceRow&)>& on_trace);
+
+}  // namespace calm
+
+#endif

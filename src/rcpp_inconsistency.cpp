@@ -1,0 +1,51 @@
+// Rcpp glue for permutations.{h,cpp}: the order search of the
+// l1-inconsistency experiment. Argument checks happen in R
+// (R/inconsistency.R).
+#include <Rcpp.h>
+#include <RcppEigen.h>
+#include <Rinternals.h>
+
+#include "permutations.h"
+
+// [[Rcpp::depends(RcppEigen)]]
+
+namespace {
+void check_interrupt_fn(void* /*data*/) { R_CheckUserInterrupt(); }
+
+// True when the user asked to interrupt; R's longjmp is caught by
+// R_ToplevelExec so the C++ core can unwind normally.
+bool interrupt_pending() { return R_ToplevelExec(check_interrupt_fn, nullptr) == FALSE; }
+
+Rcpp::IntegerVector one_based(const std::vector<int>& v) {
+  Rcpp::IntegerVector out(v.size());
+  for (std::size_t k = 0; k < v.size(); ++k) out[k] = v[k] + 1;
+  return out;
+}
+}  // namespace
+
+// [[Rcpp::export(rng = false)]]
+Rcpp::List cpp_order_search(const Eigen::Map<Eigen::MatrixXd> sigma, double l1_threshold,
+                            double zero_tol) {
+  calm::SubsetRegressions reg(sigma, zero_tol);
+  std::function<bool()> interrupt = interrupt_pending;
+  calm::OrderSearchResult res = calm::search_orders(reg, l1_threshold, interrupt);
+  if (res.interrupted) throw Rcpp::internal::InterruptedException();
+  return Rcpp::List::create(
+      Rcpp::Named("n_orders") = static_cast<double>(res.n_orders),
+      Rcpp::Named("n_smaller") = static_cast<double>(res.n_smaller),
+      Rcpp::Named("l1_min") = res.l1_min,
+      Rcpp::Named("l0_at_l1_min") = res.l0_at_l1_min,
+      Rcpp::Named("order_l1_min") = one_based(res.order_l1_min),
+      Rcpp::Named("l0_min") = res.l0_min,
+      Rcpp::Named("l1_at_l0_min") = res.l1_at_l0_min,
+      Rcpp::Named("order_l0_min") = one_based(res.order_l0_min));
+}
+
+// [[Rcpp::export(rng = false)]]
+Rcpp::List cpp_regression_dag(const Eigen::Map<Eigen::MatrixXd> sigma, Rcpp::IntegerVector order) {
+  std::vector<int> ord(order.size());
+  for (R_xlen_t k = 0; k < order.size(); ++k) ord[k] = order[k] - 1;
+  Eigen::VectorXd omega;
+  Eigen::MatrixXd B = calm::regression_dag(sigma, ord, &omega);
+  return Rcpp::List::create(Rcpp::Named("B") = B, Rcpp::Named("omega") = omega);
+}

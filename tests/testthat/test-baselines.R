@@ -1,0 +1,144 @@
+fd_gradient <- function(f, x, eps = 1e-6) {
+  g <- x
+  for (k in seq_along(x)) {
+    xp <- x
+    xm <- x
+    xp[k] <- x[k] + eps
+    xm[k] <- x[k] - eps
+    g[k] <- (f(xp) - f(xm)) / (2 * eps)
+  }
+  g
+}
+
+test_that("the GOLEM-NV gradient matches finite differences", {
+  set.seed(1)
+  sem <- simulate_sem(5, k = 1)
+  S <- stats::cov2cor(sem$sigma)
+  B <- matrix(stats::runif(25, -0.4, 0.4), 5)
+  diag(B) <- 0
+  f <- function(b) calm:::cpp_golem_nv_objective(S, matrix(b, 5), 2e-3, 5)$objective
+  g <- calm:::cpp_golem_nv_objective(S, B, 2e-3, 5)$gradient
+  num <- matrix(fd_gradient(f, as.vector(B)), 5)
+  diag(num) <- 0
+  expect_equal(g, num, tolerance = 1e-6)
+  expect_equal(diag(g), rep(0, 5))
+})
+
+test_that("the GOLEM-NV likelihood at the true DAG is half the log noise variances", {
+  set.seed(2)
+  sem <- simulate_sem(6, k = 1)
+  obj <- calm:::cpp_golem_nv_objective(sem$sigma, sem$B, 0, 0)
+  expect_equal(obj$likelihood, 0.5 * sum(log(sem$omega)), tolerance = 1e-10)
+  expect_equal(obj$h, 0, tolerance = 1e-12)
+  obj1 <- calm:::cpp_golem_nv_objective(sem$sigma, sem$B, 0.1, 2)
+  expect_equal(obj1$objective, obj$likelihood + 0.1 * sum(abs(sem$B)), tolerance = 1e-10)
+})
+
+test_that("the NOTEARS augmented Lagrangian gradient matches finite differences", {
+  set.seed(3)
+  sem <- simulate_sem(4, k = 1)
+  S <- sem$sigma
+  w <- stats::runif(32, 0, 0.5)
+  w[c(1, 6, 11, 16, 17, 22, 27, 32)] <- 0
+  f <- function(x) calm:::cpp_notears_objective(S, x, 0.1, 10, 0.5)$objective
+  g <- calm:::cpp_notears_objective(S, w, 0.1, 10, 0.5)$gradient
+  expect_equal(g, fd_gradient(f, w), tolerance = 1e-6)
+  # the smooth loss is 1/2 tr((I - W)^T S (I - W))
+  W <- matrix(w[1:16] - w[17:32], 4)
+  loss <- calm:::cpp_notears_objective(S, w, 0, 0, 0)$loss
+  expect_equal(loss, 0.5 * sum(diag(t(diag(4) - W) %*% S %*% (diag(4) - W))))
+})
+
+test_that("golem_nv() returns an acyclic calm_fit that explains the covariance", {
+  set.seed(4)
+  sem <- simulate_sem(4, k = 1)
+  fit <- golem_nv(cov = sem$sigma, iter = 3000, trace_every = 500)
+  expect_s3_class(fit, "calm_fit")
+  expect_identical(fit$method, "golem_nv")
+  expect_true(is_dag(fit$amat))
+  expect_equal(nrow(fit$trace), 7)
+  expect_named(fit$trace, c("round", "rho", "h", "objective", "edges", "seconds",
+                            "likelihood"))
+  expect_lt(fit$trace$objective[7], fit$trace$objective[1])
+  expect_true(all(abs(fit$B_raw[fit$amat != 0]) > 0.1))
+  expect_equal(fit$settings$lambda1, 2e-3)
+  # GOLEM is deterministic: same input, same output
+  expect_identical(golem_nv(cov = sem$sigma, iter = 3000, trace_every = 500)$B_unthresholded,
+                   fit$B_unthresholded)
+})
+
+test_that("golem_nv() on a two-node problem finds the single edge", {
+  sigma <- matrix(c(1, 0.8, 0.8, 1), 2)
+  fit <- golem_nv(cov = sigma, iter = 5000)
+  expect_equal(sum(fit$amat), 1)
+  expect_equal(shd_cpdag(fit, matrix(c(0, 0, 1, 0), 2)), 0)
+})
+
+test_that("notears_linear() recovers an equal-variance DAG from its covariance", {
+  set.seed(5)
+  sem <- simulate_sem(6, k = 1, noise_var = rep(1, 6))
+  fit <- notears_linear(cov = sem$sigma, standardize = FALSE)
+  expect_s3_class(fit, "calm_fit")
+  expect_identical(fit$method, "notears")
+  expect_true(fit$converged)
+  expect_lte(fit$h, 1e-8)
+  expect_equal(sum(abs((fit$amat != 0) - (sem$B != 0))), 0)
+  expect_true(all(diff(fit$trace$rho) >= 0))
+})
+
+test_that("thresholding and acyclic post-processing drop weak edges and cycles", {
+  W <- matrix(c(0, 0.5, 0, 0, 0, 0.3, 0.2, 0, 0), 3, byrow = TRUE)
+  W[3, 1] <- 0.2
+  W[1, 3] <- 0.05
+  dimnames(W) <- list(paste0("X", 1:3), paste0("X", 1:3))
+  post <- calm:::threshold_acyclic(W, 0.1)
+  expect_true(is_dag(post$B))
+  expect_equal(post$B[1, 3], 0)
+  expect_equal(nrow(post$removed), 1)
+  expect_equal(post$removed$weight, 0.2)
+})
+
+test_that("the baselines check their arguments", {
+  S <- diag(3)
+  expect_error(golem_nv(cov = S, lambda1 = -1), class = "calm_error_argument")
+  expect_error(golem_nv(cov = S, iter = 0), class = "calm_error_argument")
+  expect_error(golem_nv(cov = S, B_init = diag(2)), class = "calm_error_argument")
+  expect_error(golem_nv(), class = "calm_error_argument")
+  expect_error(notears_linear(cov = S, lbfgsb = list(foo = 1)), class = "calm_error_argument")
+  expect_error(notears_linear(cov = S, max_iter = 0), class = "calm_error_argument")
+})
+
+test_that("pc_pcalg() and ges_pcalg() orient a v-structure and return CPDAG fits", {
+  skip_if_not_installed("pcalg")
+  nm <- c("A", "B", "C")
+  B <- matrix(0, 3, 3, dimnames = list(nm, nm))
+  B["A", "C"] <- 1
+  B["B", "C"] <- -0.8
+  sigma <- population_cov(B, c(1, 1, 1))
+  for (fit in list(pc_pcalg(cov = sigma), ges_pcalg(cov = sigma))) {
+    expect_s3_class(fit, "calm_fit")
+    expect_equal(fit$amat, (B != 0) + 0)
+    expect_equal(shd_cpdag(fit, B), 0)
+  }
+  # a chain is only identified up to its equivalence class: undirected edges
+  chain <- matrix(0, 3, 3, dimnames = list(nm, nm))
+  chain["A", "B"] <- 1
+  chain["B", "C"] <- 1
+  fit <- ges_pcalg(cov = population_cov(chain, 1))
+  expect_equal(fit$amat, ((chain + t(chain)) != 0) + 0)
+})
+
+test_that("ges_pcalg() on a covariance matches pcalg's GES on the data", {
+  skip_if_not_installed("pcalg")
+  set.seed(6)
+  sem <- simulate_sem(7, k = 1.5, n = 500)
+  fit <- ges_pcalg(sem$x)
+  score <- methods::new("GaussL0penObsScore", sem$x)
+  direct <- pcalg::ges(score)
+  m <- unname(as(direct$essgraph, "matrix") + 0)
+  expect_equal(unname(fit$amat), m)
+  pc_fit <- pc_pcalg(sem$x, alpha = 0.05)
+  direct_pc <- pcalg::pc(list(C = cor(sem$x), n = 500), pcalg::gaussCItest, alpha = 0.05,
+                         labels = colnames(sem$x))
+  expect_equal(pc_fit$amat, as_amat(direct_pc))
+})

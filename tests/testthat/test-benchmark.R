@@ -1,0 +1,97 @@
+small_settings <- function() {
+  data.frame(d = c(5, 6), k = 1, n = c(Inf, 400), standardized = c(TRUE, FALSE))
+}
+fast_args <- list(golem_nv = list(iter = 500))
+
+test_that("benchmark_methods() returns one tidy row per run", {
+  res <- benchmark_methods(c("golem_nv", "notears"), small_settings(), reps = 2,
+                           method_args = fast_args)
+  expect_s3_class(res, "calm_benchmark")
+  expect_equal(nrow(res), 2 * 2 * 2)
+  expect_true(all(c("method", "setting", "d", "graph", "k", "n", "standardized", "rep", "seed",
+                    "shd", "precision", "recall", "f1", "time", "error") %in% names(res)))
+  expect_true(all(is.na(res$error)))
+  expect_true(all(res$shd >= 0))
+  expect_true(all(res$precision >= 0 & res$precision <= 1))
+  expect_equal(sort(unique(res$method)), c("golem_nv", "notears"))
+  # the two methods of a replicate see the same graph
+  by_run <- split(res$n_true, paste(res$setting, res$rep))
+  expect_true(all(vapply(by_run, function(v) length(unique(v)) == 1, logical(1))))
+})
+
+test_that("seeds depend on the graph family and replicate, not on the grid", {
+  s <- small_settings()
+  a <- benchmark_methods("notears", s, reps = 2)
+  b <- benchmark_methods("notears", s[2:1, ], reps = 2)
+  key <- function(x) x[order(x$d, x$rep), c("d", "rep", "seed", "shd", "precision", "recall")]
+  expect_equal(key(a), key(b), ignore_attr = TRUE)
+  # n and standardization do not change the graph: paired comparisons
+  c2 <- benchmark_methods("notears", data.frame(d = 5, n = c(Inf, 300)), reps = 1)
+  expect_equal(c2$seed[1], c2$seed[2])
+  expect_equal(c2$n_true[1], c2$n_true[2])
+})
+
+test_that("user functions and failing methods are handled", {
+  truth_fn <- function(cov, n, standardize, sem) sem$B
+  failing <- function(cov, n, standardize, sem) stop("boom")
+  res <- benchmark_methods(list(oracle = truth_fn, broken = failing, notears = "notears"),
+                           data.frame(d = 5), reps = 2)
+  expect_true(all(res$shd[res$method == "oracle"] == 0))
+  expect_true(all(res$error[res$method == "broken"] == "boom"))
+  expect_true(all(is.na(res$shd[res$method == "broken"])))
+  tab <- format_table(res)
+  expect_equal(tab$method, c("oracle", "broken", "notears"))
+  expect_equal(tab$failed, c(0L, 2L, 0L), ignore_attr = TRUE)
+})
+
+test_that("the calm variants are dispatched to calm() by name", {
+  res <- benchmark_methods("calm_nomoral", data.frame(d = 4), reps = 1,
+                           method_args = list(calm_nomoral = list(verbose = FALSE)))
+  if (is.null(get0("calm", envir = asNamespace("calm"), inherits = FALSE))) {
+    expect_match(res$error, "calm()", fixed = TRUE)
+  } else {
+    succeed()
+  }
+})
+
+test_that("format_table() gives the paper's mean +/- se layout", {
+  x <- data.frame(method = rep(c("a", "b"), each = 3), d = 10, graph = "er", k = 1, n = Inf,
+                  standardized = TRUE, rep = rep(1:3, 2), shd = c(1, 2, 3, 4, 4, 4),
+                  precision = c(1, 0.5, 0.75, 1, 1, 1), recall = 1, error = NA_character_)
+  tab <- format_table(x, pm = " +/- ")
+  expect_equal(names(tab), c("method", "d=10 ER1 n=Inf std | shd",
+                             "d=10 ER1 n=Inf std | precision", "d=10 ER1 n=Inf std | recall"))
+  expect_equal(tab[[2]], c("2.0 +/- 0.6", "4.0 +/- 0.0"))
+  expect_equal(tab[[3]], c("0.75 +/- 0.14", "1.00 +/- 0.00"))
+  s <- attr(tab, "summary")
+  expect_equal(s$mean[s$method == "a" & s$metric == "shd"], 2)
+  expect_equal(s$se[s$method == "a" & s$metric == "shd"], 1 / sqrt(3))
+  expect_error(format_table(data.frame(a = 1)), class = "calm_error_argument")
+})
+
+test_that("benchmark_methods() checks its arguments", {
+  expect_error(benchmark_methods("nope", data.frame(d = 5)), class = "calm_error_argument")
+  expect_error(benchmark_methods("notears", data.frame(k = 1)), class = "calm_error_argument")
+  expect_error(benchmark_methods("notears", data.frame(d = 5, n = 1)),
+               class = "calm_error_argument")
+  expect_error(benchmark_methods("notears", data.frame(d = 5, graph = "sf")),
+               class = "calm_error_argument")
+  expect_error(benchmark_methods("notears", data.frame(d = 5), reps = 0),
+               class = "calm_error_argument")
+  expect_error(benchmark_methods("notears", data.frame(d = 5), method_args = list(x = 1)),
+               class = "calm_error_argument")
+})
+
+test_that("a multisession plan gives the same results as a sequential one", {
+  skip_on_cran()
+  skip_if_not_installed("future")
+  methods <- c("golem_nv", "notears")
+  if (requireNamespace("pcalg", quietly = TRUE)) methods <- c(methods, "pc")
+  seq_res <- benchmark_methods(methods, small_settings(), reps = 2, method_args = fast_args)
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  par_res <- benchmark_methods(methods, small_settings(), reps = 2, method_args = fast_args)
+  cols <- c("method", "setting", "rep", "seed", "shd", "precision", "recall", "f1", "n_est",
+            "error")
+  expect_equal(as.data.frame(par_res)[cols], as.data.frame(seq_res)[cols])
+})
