@@ -1,3 +1,7 @@
+# Package documentation. Not "_PACKAGE": that would also give this page the
+# alias `calm`, which belongs to the function calm() (R CMD check warns about
+# a duplicated alias).
+
 #' calm: differentiable causal structure learning with an l0 penalty
 #'
 #' The package learns directed acyclic graphs (DAGs) and their Markov

@@ -115,6 +115,11 @@ resolve_control <- function(control, dots, call = parent.frame()) {
       cli::cli_abort("Arguments in {.arg ...} must be named {.fn calm_control} arguments.",
                      class = c("calm_error_argument", "calm_error"), call = call)
     }
+    if (anyDuplicated(nm)) {
+      twice <- unique(nm[duplicated(nm)])
+      cli::cli_abort("Control parameter{?s} {.arg {twice}} {?is/are} given more than once.",
+                     class = c("calm_error_argument", "calm_error"), call = call)
+    }
     args[nm] <- dots
   }
   known <- names(formals(calm_control))

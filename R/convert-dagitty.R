@@ -72,7 +72,7 @@ dagitty_quote <- function(nm) {
 #' @param ... Unused.
 #' @export
 as_amat.dagitty <- function(x, weighted = TRUE, ...) {
-  parsed <- parse_dagitty(as.character(x))
+  parsed <- parse_dagitty(unclass(x))
   nm <- parsed$nodes
   m <- matrix(0, length(nm), length(nm), dimnames = list(nm, nm))
   e <- parsed$edges
@@ -91,34 +91,90 @@ as_amat.dagitty <- function(x, weighted = TRUE, ...) {
   m
 }
 
-# A small reader of dagitty's model text: the graph type and braces, node
-# statements with optional [attributes], edge chains such as "a -> b <- c",
-# statements separated by newlines or ";". Graph-level settings ("bb=...")
-# are skipped. Returns the nodes in order of appearance and the edges with
-# "<-" turned around into "->".
-parse_dagitty <- function(text) {
-  body <- sub("^\\s*[A-Za-z]*\\s*\\{", "", text)
-  body <- sub("\\}\\s*$", "", body)
-  body <- gsub("\\[[^]]*\\]", " ", body)          # attributes
-  stmts <- trimws(unlist(strsplit(body, "[;\n]")))
-  stmts <- stmts[nzchar(stmts) & !grepl("^[A-Za-z_]+\\s*=", stmts)]
-  op <- "(<->|->|<-|--|@->|@--|@-@|<-@|--@|->@)"
-  nodes <- character()
-  edges <- data.frame(from = character(), to = character(), mark = character())
-  for (st in stmts) {
-    parts <- trimws(strsplit(st, op, perl = TRUE)[[1]])
-    ops <- regmatches(st, gregexpr(op, st, perl = TRUE))[[1]]
-    ids <- gsub('^"|"$', "", parts)
-    nodes <- c(nodes, setdiff(ids, nodes))
-    for (k in seq_along(ops)) {
-      a <- ids[k]
-      b <- ids[k + 1]
-      edges <- rbind(edges, switch(ops[k],
-        "->" = data.frame(from = a, to = b, mark = "->"),
-        "<-" = data.frame(from = b, to = a, mark = "->"),
-        data.frame(from = a, to = b, mark = ops[k])
-      ))
-    }
+# A small reader of dagitty's model text: the graph type and outer braces;
+# node statements with optional [attributes]; edge chains such as
+# "a -> b <- c", whose ends may be groups "{a b}"; statements separated by
+# ";", newlines or just spaces ("a b a -> b" is two nodes and an edge);
+# graph-level settings ("bb = ...") skipped. Returns the nodes in order of
+# appearance and the edges with "<-" turned around into "->". Text it cannot
+# read is an error naming `x`, never a guess.
+parse_dagitty <- function(text, call = NULL) {
+  bad_text <- function(why) {
+    abort_arg("x", paste("is not dagitty model text:", why), call = call, .envir = parent.frame())
   }
-  list(nodes = nodes, edges = edges)
+  if (!is.character(text) || length(text) != 1L || is.na(text)) {
+    bad_text("it must be a single string.")
+  }
+  outer <- regmatches(text, regexec("(?s)^\\s*([A-Za-z]*)\\s*\\{(.*)\\}\\s*$", text, perl = TRUE))[[1]]
+  if (length(outer) == 0L) bad_text("expected a graph type and braces, such as {.code dag {{ a -> b }}}.")
+  body <- outer[3]
+  quoted <- '"(?:[^"\\\\]|\\\\.)*"'
+  body <- gsub(paste0("\\[(?:[^]\"]|", quoted, ")*\\]"), " ", body, perl = TRUE)  # attributes
+  ops <- c("<->", "@->", "@--", "@-@", "<-@", "--@", "->@", "->", "<-", "--")
+  token_re <- paste(c(quoted, ops, "[0-9A-Za-z_.]+", "[{};=]", "\\s+"), collapse = "|")
+  toks <- regmatches(body, gregexpr(token_re, body, perl = TRUE))[[1]]
+  if (!identical(paste(toks, collapse = ""), body)) {
+    left <- gsub(token_re, "", body, perl = TRUE)
+    bad_text("unexpected {.val {substr(left, 1, 1)}}.")
+  }
+  toks <- toks[!grepl("^\\s+$", toks)]
+  is_id <- function(t) grepl("^[\"0-9A-Za-z_.]", t)
+  unquote <- function(t) {
+    q <- startsWith(t, "\"")
+    t[q] <- gsub("\\\\(.)", "\\1", substr(t[q], 2L, nchar(t[q]) - 1L))
+    t
+  }
+  nodes <- character()
+  from <- to <- mark <- character()
+  prev <- NULL   # the node(s) an edge mark would start from
+  op <- NULL     # an edge mark waiting for its right-hand node(s)
+  i <- 1L
+  n <- length(toks)
+  while (i <= n) {
+    t <- toks[i]
+    if (t == ";") {
+      if (!is.null(op)) bad_text("edge {.code {op}} has no node on its right.")
+      prev <- NULL
+      i <- i + 1L
+      next
+    }
+    if (is_id(t) && i < n && toks[i + 1L] == "=") {
+      if (!is.null(op)) bad_text("edge {.code {op}} has no node on its right.")
+      if (i + 2L > n || !is_id(toks[i + 2L])) bad_text("setting {.code {t}} has no value.")
+      prev <- NULL
+      i <- i + 3L
+      next
+    }
+    if (t %in% ops) {
+      if (is.null(prev) || !is.null(op)) bad_text("edge {.code {t}} has no node on its left.")
+      op <- t
+      i <- i + 1L
+      next
+    }
+    if (t == "{") {
+      close <- match("}", toks[-seq_len(i)]) + i
+      group <- if (is.na(close)) NA else toks[seq_len(close - i - 1L) + i]
+      if (anyNA(group) || !all(is_id(group))) bad_text("a group in braces must list node names.")
+      operand <- unquote(group)
+      i <- close + 1L
+    } else if (is_id(t)) {
+      operand <- unquote(t)
+      i <- i + 1L
+    } else {
+      bad_text("unexpected {.val {t}}.")
+    }
+    nodes <- c(nodes, setdiff(operand, nodes))
+    if (!is.null(op)) {
+      pairs <- expand.grid(a = prev, b = operand, stringsAsFactors = FALSE)
+      flip <- op == "<-"
+      from <- c(from, if (flip) pairs$b else pairs$a)
+      to <- c(to, if (flip) pairs$a else pairs$b)
+      mark <- c(mark, rep(if (flip) "->" else op, nrow(pairs)))
+      op <- NULL
+    }
+    prev <- operand
+  }
+  if (!is.null(op)) bad_text("edge {.code {op}} has no node on its right.")
+  list(nodes = nodes,
+       edges = data.frame(from = from, to = to, mark = mark, stringsAsFactors = FALSE))
 }

@@ -24,6 +24,7 @@
 #' as_amat(g)
 #' @export
 as_amat <- function(x, weighted = TRUE, ...) {
+  check_flag(weighted, "weighted")
   UseMethod("as_amat")
 }
 
@@ -168,7 +169,7 @@ amat_to_igraph <- function(m) {
 #' identical(from_pcalg_amat(a), B)
 #' @export
 as_pcalg_amat <- function(x, type = c("cpdag", "pag")) {
-  type <- match.arg(type)
+  type <- match_choice(type, c("cpdag", "pag"), "type", environment())
   m <- t(as_amat(x, weighted = FALSE))
   structure(m, class = "amat", type = type)
 }
@@ -188,7 +189,9 @@ from_pcalg_amat <- function(amat) {
 #' `as_graphNEL()` returns a directed `graphNEL` (package graph) with the
 #' same edges, as used by pcalg; an undirected CPDAG edge becomes two
 #' directed edges, which is also pcalg's encoding. `as_bn()` returns a bnlearn
-#' network structure (`bn`), in which mutual edges become undirected arcs.
+#' network structure (`bn`), in which mutual edges become undirected arcs;
+#' bnlearn needs a graph without self-loops or directed cycles and with
+#' distinct node names, so anything else is an error.
 #'
 #' @param x A graph or fit; see [as_amat()].
 #' @return A `graphNEL` or `bn` object.
@@ -212,9 +215,17 @@ as_graphNEL <- function(x) {
 #' @export
 as_bn <- function(x) {
   rlang_check_installed("bnlearn")
-  m <- as_amat(x, weighted = FALSE)
+  call <- environment()
+  m <- graph_arg(x, "x", call = call)
+  m[] <- as.double(m != 0)
+  if (anyDuplicated(rownames(m))) {
+    abort_arg("x", "must have distinct node names; bnlearn identifies nodes by name.", call = call)
+  }
   g <- bnlearn::empty.graph(rownames(m))
-  bnlearn::amat(g) <- m
+  # bnlearn refuses graphs with a directed cycle; say which argument it was.
+  tryCatch(bnlearn::amat(g) <- m, error = function(e) {
+    abort_arg("x", "cannot become a bnlearn network: {conditionMessage(e)}", call = call)
+  })
   g
 }
 

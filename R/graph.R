@@ -61,7 +61,7 @@ dag_arg <- function(g, arg, call = parent.frame()) {
 #' as_amat(dag_to_cpdag(chain))
 #' @export
 dag_to_cpdag <- function(g, output = c("igraph", "matrix")) {
-  output <- match.arg(output)
+  output <- match_choice(output, c("igraph", "matrix"), "output", environment())
   m <- dag_arg(g, "g")
   cp <- cpp_dag_to_cpdag(m)
   storage.mode(cp) <- "double"
@@ -84,7 +84,7 @@ dag_to_cpdag <- function(g, output = c("igraph", "matrix")) {
 #' moral_graph(v)
 #' @export
 moral_graph <- function(g, output = c("igraph", "matrix")) {
-  output <- match.arg(output)
+  output <- match_choice(output, c("igraph", "matrix"), "output", environment())
   m <- dag_arg(g, "g")
   mg <- cpp_moral_graph(m)
   storage.mode(mg) <- "double"

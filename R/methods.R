@@ -64,6 +64,8 @@ summary.calm_fit <- function(object, ...) {
 #' @rdname calm_fit-methods
 #' @export
 print.summary.calm_fit <- function(x, max_edges = 30, ...) {
+  max_edges <- floor(check_number(max_edges, "max_edges", lower = 0, allow_inf = TRUE,
+                            call = environment()))
   cat(x$title, "\n", sep = "")
   for (line in x$lines) cat("  ", line, "\n", sep = "")
   ne <- nrow(x$edges)

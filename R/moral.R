@@ -110,6 +110,9 @@
 #'   (default) or `"or"`.
 #' @param max_size Largest blanket size for `"iamb"`: `NULL` (default, no
 #'   cap other than `d - 1` and what `n` allows) or a positive whole number.
+#'   A Fisher-z test given `s` variables needs `n - s - 3 > 0`; when this
+#'   bound, not `max_size`, stops the growth of some blanket, a warning names
+#'   the blankets that may be incomplete.
 #' @param zero_tol For `n = Inf` only: partial correlations with absolute
 #'   value at most `zero_tol` count as zero.
 #' @return An undirected [igraph][igraph::igraph] graph whose vertices are
@@ -242,17 +245,4 @@ moral_input <- function(x, cov, n, call) {
   s <- set_node_names(res$cov, nm)
   s <- check_covariance(s, "x", call = call)
   list(sigma = s, n = nrow(x), names = nm)
-}
-
-# match.arg() with an error that names the argument.
-match_choice <- function(x, choices, arg, call) {
-  if (identical(x, choices)) return(choices[1L])
-  if (!is.character(x) || length(x) != 1L || is.na(x)) {
-    abort_arg(arg, "must be one of {.val {choices}}, not {.obj_type_friendly {x}}.", call = call)
-  }
-  hit <- pmatch(x, choices)
-  if (is.na(hit)) {
-    abort_arg(arg, "must be one of {.val {choices}}, not {.val {x}}.", call = call)
-  }
-  choices[hit]
 }

@@ -68,7 +68,7 @@ resolve_layout <- function(layout, skeleton, call) {
     layout <- layout(skeleton)
   }
   if (!is.matrix(layout) || !is.numeric(layout) || nrow(layout) != d || ncol(layout) < 2L ||
-      anyNA(layout[, 1:2])) {
+      !all(is.finite(layout[, 1:2]))) {
     abort_arg("layout", "must be NULL, an igraph layout function, or a numeric matrix with one row per node ({d}) and 2 columns.",
               call = call)
   }
@@ -166,7 +166,7 @@ draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
 #' @export
 plot_comparison <- function(est, truth, layout = NULL, compare = c("cpdag", "dag"),
                             side_by_side = FALSE, legend = TRUE, main = NULL, ...) {
-  compare <- match.arg(compare)
+  compare <- match_choice(compare, c("cpdag", "dag"), "compare", environment())
   check_flag(side_by_side, "side_by_side")
   check_flag(legend, "legend")
   env <- environment()
@@ -314,6 +314,12 @@ trace_arg <- function(fit, call) {
     abort_arg("fit", "has a trace without column{?s} {.val {miss}}.", call = call)
   }
   if (nrow(tr) == 0L) abort_arg("fit", "has an empty trace.", call = call)
+  for (col in need) {
+    v <- tr[[col]]
+    if (!is.numeric(v) || !any(is.finite(v))) {
+      abort_arg("fit", "has a trace whose column {.val {col}} has no finite numbers.", call = call)
+    }
+  }
   tr
 }
 
@@ -353,7 +359,7 @@ find_h_tol <- function(settings) {
 #' @export
 plot.calm_fit <- function(x, truth = NULL, type = c("graph", "trace"), cpdag = FALSE,
                           layout = NULL, ...) {
-  type <- match.arg(type)
+  type <- match_choice(type, c("graph", "trace"), "type", environment())
   check_flag(cpdag, "cpdag")
   if (type == "trace") {
     plot_trace(x, ...)

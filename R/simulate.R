@@ -24,7 +24,7 @@
 simulate_dag <- function(d, k = 1, edges = c("expected", "exact")) {
   d <- check_count(d, "d", min = 2)
   check_number(k, "k", lower = 0, lower_open = TRUE)
-  edges <- match.arg(edges)
+  edges <- match_choice(edges, c("expected", "exact"), "edges", environment())
   n_pairs <- d * (d - 1) / 2
   if (k * d > n_pairs) {
     abort_arg("k", "is too large: {d} nodes have at most {n_pairs} edges, so {.arg k} must be at most {(d - 1) / 2}.",
@@ -85,7 +85,7 @@ simulate_dag <- function(d, k = 1, edges = c("expected", "exact")) {
 simulate_sem <- function(d, k = 1, n = Inf, edges = c("expected", "exact"),
                          weight_range = c(0.5, 2), noise_ratio = 16,
                          noise_var = NULL, dag = NULL) {
-  edges <- match.arg(edges)
+  edges <- match_choice(edges, c("expected", "exact"), "edges", environment())
   if (is.null(dag)) {
     adj <- simulate_dag(d, k = k, edges = edges)
   } else {
@@ -155,7 +155,9 @@ print.calm_sem <- function(x, ...) {
 #' @param omega Vector of noise variances, one per node (a single number is
 #'   recycled).
 #' @return The covariance `(I - B)^{-T} diag(omega) (I - B)^{-1}`, with node
-#'   names.
+#'   names. `B` need not be acyclic: for a cyclic linear SEM this is the
+#'   covariance of its equilibrium whenever `I - B` is invertible (a singular
+#'   `I - B` is an error).
 #' @examples
 #' # the paper's 3-node example (Section 3.3)
 #' B <- matrix(0, 3, 3); B[1, 2] <- 1/2; B[3, 2] <- -1
@@ -200,7 +202,7 @@ population_cov <- function(B, omega) {
 #' round(apply(standardize(sem$x), 2, sd), 10)
 #' @export
 standardize <- function(x, type = c("auto", "data", "covariance")) {
-  type <- match.arg(type)
+  type <- match_choice(type, c("auto", "data", "covariance"), "type", environment())
   if (inherits(x, "calm_sem")) return(standardize_sem(x))
   m <- check_numeric_matrix(x, "x")
   if (type == "auto") type <- if (looks_like_covariance(m)) "covariance" else "data"

@@ -49,6 +49,11 @@ check_count <- function(x, arg = deparse(substitute(x)), min = 0, max = Inf,
   if (x < min || x > max) {
     abort_arg(arg, "must be between {min} and {max}, not {x}.", call = call)
   }
+  # as.integer() would turn larger values into NA with only a warning.
+  int_max <- .Machine$integer.max
+  if (abs(x) > int_max) {
+    abort_arg(arg, "must be at most {int_max}, not {format(x)}.", call = call)
+  }
   invisible(as.integer(x))
 }
 
@@ -106,6 +111,10 @@ set_node_names <- function(m, nm = node_names(m)) {
 
 # A covariance matrix: finite, square, symmetric (to a relative tolerance),
 # and positive definite. Returns it symmetrised exactly, with node names.
+# Symmetry and definiteness are judged on the correlation scale: both are
+# unchanged by rescaling the variables, and variables measured in very
+# different units (say 1e8 and 1e-8) must not make a well-conditioned
+# covariance look asymmetric or singular.
 check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.frame()) {
   if (inherits(x, "Matrix")) x <- as.matrix(x)
   x <- check_numeric_matrix(x, arg, call = call)
@@ -113,17 +122,19 @@ check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.fram
   if (ncol(x) < 2L) {
     abort_arg(arg, "must describe at least 2 variables, not {ncol(x)}.", call = call)
   }
-  scale <- max(abs(x))
-  if (max(abs(x - t(x))) > 1e-8 * max(scale, 1e-300)) {
-    abort_arg(arg, "must be symmetric.", call = call)
-  }
   if (any(diag(x) <= 0)) {
     abort_arg(arg, "must have a positive diagonal (every variance > 0).", call = call)
   }
+  sd <- sqrt(diag(x))
+  # Divided one factor at a time, so that sd_i * sd_j cannot under- or overflow.
+  r <- x / sd / rep(sd, each = nrow(x))
+  if (!all(is.finite(r)) || max(abs(r - t(r))) > 1e-8) {
+    abort_arg(arg, "must be symmetric.", call = call)
+  }
   x <- (x + t(x)) / 2
-  ev <- eigen(x, symmetric = TRUE, only.values = TRUE)$values
+  ev <- eigen((r + t(r)) / 2, symmetric = TRUE, only.values = TRUE)$values
   if (min(ev) <= max(ev) * 1e-12) {
-    abort_arg(arg, "must be positive definite; its smallest eigenvalue is {signif(min(ev), 3)}.",
+    abort_arg(arg, "must be positive definite; the smallest eigenvalue of its correlation matrix is {signif(min(ev), 3)}.",
               i = "Collinear or duplicated variables make a covariance matrix singular.",
               call = call)
   }
@@ -174,4 +185,18 @@ resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FAL
   }
   if (standardize) s <- stats::cov2cor(s)
   list(sigma = s, n = n, names = colnames(s))
+}
+
+# match.arg() with an error that names the argument (match.arg()'s own error
+# says only "'arg' should be one of ...").
+match_choice <- function(x, choices, arg, call) {
+  if (identical(x, choices)) return(choices[1L])
+  if (!is.character(x) || length(x) != 1L || is.na(x)) {
+    abort_arg(arg, "must be one of {.val {choices}}, not {.obj_type_friendly {x}}.", call = call)
+  }
+  hit <- pmatch(x, choices)
+  if (is.na(hit)) {
+    abort_arg(arg, "must be one of {.val {choices}}, not {.val {x}}.", call = call)
+  }
+  choices[hit]
 }

@@ -1,0 +1,520 @@
+# Bad inputs for every exported function, as one table. Each case must end in
+# one of three ways, and none may crash R:
+# * err():  an error of class `calm_error` whose message names the argument;
+# * warn(): a documented warning (matched by pattern) and a sensible result;
+# * ok():   input that looks hostile but is valid (extreme scales, edge
+#           sizes): no error, no warning, and a result that passes `check`.
+# A new export without a case here makes the coverage test fail.
+
+# calm()'s documented warning when its schedule is cut short.
+not_met <- "before the acyclicity constraint was met"
+
+# ---- fixtures ---------------------------------------------------------------
+fx <- new.env()
+local(envir = fx, {
+  sem <- withr::with_seed(11, simulate_sem(6, k = 1, n = 200))
+  x <- sem$x
+  S <- sem$sigma
+  B <- sem$B
+  A <- (B != 0) * 1
+  cyc <- matrix(c(0, 1, 0, 0, 0, 1, 1, 0, 0), 3, byrow = TRUE,
+                dimnames = rep(list(c("a", "b", "c")), 2))
+  loop <- diag(3)
+  nonsq <- matrix(0, 2, 3)
+  with_na <- function(m, i = 1, j = 2, v = NA) {
+    m[i, j] <- v
+    m
+  }
+  asym <- with_na(S, 1, 2, S[1, 2] + 1)
+  singular <- S
+  singular[, 6] <- singular[6, ] <- c(S[1:5, 1], S[1, 1])   # X6 duplicates X1
+  not_pd <- matrix(c(1, 2, 2, 1), 2)
+  dup_x <- cbind(x, copy = x[, 1])
+  const_x <- cbind(x, const = 3)
+  fit <- calm:::new_calm_fit(A, sigma = S)
+  trace_ok <- data.frame(round = 1:3, h = c(1, 1e-3, 1e-9), objective = c(3, 2, 1))
+  mixed_scale <- rep(c(1e8, 1e-8), 3)
+  same_graph <- function(g, ref) identical(unname(as_amat(g)), unname(as_amat(ref)))
+  mg_ref <- estimate_moral_graph(x)
+  mg_ref_cov <- estimate_moral_graph(cov = S)
+  # calm() with a short schedule and a fixed seed, so that its documented
+  # warnings (schedule cut short, cycle repaired) are the same every run.
+  q <- function(..., iter_per_round = 300, max_rounds = 2) {
+    withr::with_seed(9, calm(..., iter_per_round = iter_per_round, max_rounds = max_rounds,
+                             verbose = FALSE))
+  }
+  q_ref <- function(...) suppressWarnings(q(...))
+  fit_ok <- function(f) {
+    inherits(f, "calm_fit") && is_dag(f) && all(is.finite(f$B)) && all(is.finite(f$B_raw))
+  }
+  calm_ref <- q_ref(x)
+  calm_ref_cov <- q_ref(cov = S)
+  calm_ref_raw <- q_ref(x, standardize = FALSE)
+  same_fit_graph <- function(f, ref) fit_ok(f) && identical(unname(f$amat), unname(ref$amat))
+  mg_true <- moral_graph(A)
+  moral_dir <- A                       # a DAG, not a moral graph
+  moral_cyc <- A * 0
+  moral_cyc[1, 2] <- moral_cyc[2, 3] <- moral_cyc[3, 1] <- 1
+})
+
+bad_input_cases <- list()
+
+add_case <- function(fun, expect, expr, arg = NULL, pattern = NULL, check = NULL,
+                     needs = NULL) {
+  bad_input_cases[[length(bad_input_cases) + 1L]] <<- list(
+    fun = fun, expect = expect, expr = expr, arg = arg, pattern = pattern,
+    check = check, needs = needs,
+    label = paste0(fun, ": ", paste(deparse(expr, width.cutoff = 500L), collapse = " "))
+  )
+}
+err <- function(fun, arg, expr, needs = NULL) {
+  add_case(fun, "error", substitute(expr), arg = arg, needs = needs)
+}
+# `check` is evaluated among the fixtures, so it may name one (fit_ok) or
+# be a function of the result that reads them.
+warn <- function(fun, pattern, expr, check, needs = NULL) {
+  add_case(fun, "warning", substitute(expr), pattern = pattern,
+           check = eval(substitute(check), fx), needs = needs)
+}
+ok <- function(fun, expr, check, needs = NULL) {
+  add_case(fun, "result", substitute(expr), check = eval(substitute(check), fx), needs = needs)
+}
+
+# ---- conversions --------------------------------------------------------------
+err("as_amat", "x", as_amat("a"))
+err("as_amat", "x", as_amat(NULL))
+err("as_amat", "x", as_amat(list(1)))
+err("as_amat", "x", as_amat(matrix("a", 2, 2)))
+err("as_amat", "x", as_amat(nonsq))
+err("as_amat", "x", as_amat(matrix(NA_real_, 2, 2)))
+err("as_amat", "x", as_amat(with_na(A, v = NaN)))
+err("as_amat", "x", as_amat(with_na(A, v = Inf)))
+err("as_amat", "x", as_amat(matrix(0, 0, 0)))
+err("as_amat", "x", as_amat(data.frame(a = 1:2, b = c("u", "v"))))
+err("as_amat", "weighted", as_amat(B, weighted = NA))
+err("as_amat", "weighted", as_amat(B, weighted = "yes"))
+err("as_amat", "x", as_amat(structure("dag { a <-> b }", class = "dagitty")))
+err("as_amat", "x", as_amat(structure("not a graph", class = "dagitty")))
+err("as_amat", "x", as_amat(structure(NA_character_, class = "dagitty")))
+err("as_amat", "x", as_amat(structure(c("dag { a }", "dag { b }"), class = "dagitty")))
+err("as_amat", "x", as_amat(structure("dag { -> b }", class = "dagitty")))
+err("as_amat", "x", as_amat(structure("dag { a -> }", class = "dagitty")))
+err("as_amat", "x", as_amat(structure("dag { a ! b }", class = "dagitty")))
+ok("as_amat", as_amat(structure("dag { a b a -> b }", class = "dagitty")),
+   function(m) identical(dim(m), c(2L, 2L)) && sum(m) == 1 && m["a", "b"] == 1)
+ok("as_amat", as_amat(cyc), function(m) sum(m) == 3)   # conversion keeps cycles
+ok("as_amat", as_amat(B * 1e8), function(m) isTRUE(all.equal(m, B * 1e8)))
+err("as_igraph", "x", as_igraph("a"))
+err("as_igraph", "x", as_igraph(nonsq))
+err("as_igraph", "x", as_igraph(matrix(NA, 2, 2)))
+ok("as_igraph", as_igraph(matrix(0, 1, 1)), function(g) igraph::vcount(g) == 1)
+err("as_pcalg_amat", "x", as_pcalg_amat("a"))
+err("as_pcalg_amat", "x", as_pcalg_amat(nonsq))
+err("as_pcalg_amat", "type", as_pcalg_amat(A, type = "dag"))
+err("as_pcalg_amat", "type", as_pcalg_amat(A, type = 1))
+err("from_pcalg_amat", "amat", from_pcalg_amat("a"))
+err("from_pcalg_amat", "amat", from_pcalg_amat(NULL))
+err("from_pcalg_amat", "amat", from_pcalg_amat(nonsq))
+err("from_pcalg_amat", "amat", from_pcalg_amat(matrix(NA, 2, 2)))
+err("as_graphNEL", "x", as_graphNEL("a"), needs = "graph")
+err("as_graphNEL", "x", as_graphNEL(matrix(NA, 2, 2)), needs = "graph")
+ok("as_graphNEL", as_graphNEL(loop), function(g) inherits(g, "graphNEL"), needs = "graph")
+err("as_bn", "x", as_bn("a"), needs = "bnlearn")
+err("as_bn", "x", as_bn(cyc), needs = "bnlearn")
+err("as_bn", "x", as_bn(loop), needs = "bnlearn")
+err("as_bn", "x", as_bn(matrix(0, 2, 2, dimnames = list(c("a", "a"), c("a", "a")))),
+    needs = "bnlearn")
+err("as_dagitty", "x", as_dagitty("a"))
+err("as_dagitty", "x", as_dagitty(loop))
+err("as_dagitty", "x", as_dagitty(matrix(NA, 2, 2)))
+err("as_dagitty", "x", as_dagitty(matrix(0, 2, 2, dimnames = list(c("a", "a"), c("a", "a")))))
+
+# ---- graph algorithms --------------------------------------------------------
+err("is_dag", "g", is_dag("a"))
+err("is_dag", "g", is_dag(nonsq))
+err("is_dag", "g", is_dag(matrix(NA, 2, 2)))
+err("is_dag", "g", is_dag(loop))
+err("is_dag", "g", is_dag(matrix(0, 0, 0)))
+ok("is_dag", is_dag(cyc), isFALSE)
+ok("is_dag", is_dag(-B * 1e-8), isTRUE)
+ok("is_dag", is_dag(matrix(0, 1, 1)), isTRUE)
+err("topological_order", "g", topological_order(cyc))
+err("topological_order", "g", topological_order(loop))
+err("topological_order", "g", topological_order(list()))
+err("dag_to_cpdag", "g", dag_to_cpdag(cyc))
+err("dag_to_cpdag", "g", dag_to_cpdag(cyc + t(cyc)))
+err("dag_to_cpdag", "g", dag_to_cpdag(igraph::make_ring(4)))
+err("dag_to_cpdag", "g", dag_to_cpdag(loop))
+err("dag_to_cpdag", "g", dag_to_cpdag("a"))
+err("dag_to_cpdag", "g", dag_to_cpdag(nonsq))
+err("dag_to_cpdag", "output", dag_to_cpdag(A, output = "graphNEL"))
+err("dag_to_cpdag", "output", dag_to_cpdag(A, output = NA))
+ok("dag_to_cpdag", dag_to_cpdag(matrix(0, 1, 1), output = "matrix"), function(m) all(m == 0))
+err("moral_graph", "g", moral_graph(cyc))
+err("moral_graph", "g", moral_graph(loop))
+err("moral_graph", "g", moral_graph(TRUE))
+err("moral_graph", "output", moral_graph(A, output = 2))
+
+# ---- metrics and plots -------------------------------------------------------
+for (f in c("shd_cpdag", "skeleton_metrics", "compare_graphs", "plot_comparison")) {
+  call_with <- function(est, truth) as.call(list(as.name(f), est, truth))
+  add_case(f, "error", call_with(quote(A), quote(cyc * 0)), arg = "est")
+  add_case(f, "error", call_with(quote(cyc), quote(cyc * 0)), arg = "est")
+  add_case(f, "error", call_with(quote(A), quote(cyc)), arg = "truth")
+  add_case(f, "error", call_with(quote(loop), quote(loop * 0)), arg = "est")
+  add_case(f, "error", call_with(quote("a"), quote(A)), arg = "est")
+  add_case(f, "error", call_with(quote(A), quote(NULL)), arg = "truth")
+  add_case(f, "error", call_with(quote(with_na(A)), quote(A)), arg = "est")
+  add_case(f, "error", call_with(quote(A), quote(`dimnames<-`(A, rep(list(letters[1:6]), 2)))),
+           arg = "truth")
+}
+ok("shd_cpdag", shd_cpdag(B * 1e8, B * 1e-8), function(v) identical(v, 0L))
+ok("skeleton_metrics", skeleton_metrics(matrix(0, 1, 1), matrix(0, 1, 1)),
+   function(v) all(v[c("precision", "recall", "f1")] == 1))
+err("plot_comparison", "compare", plot_comparison(A, A, compare = "skeleton"))
+err("plot_comparison", "side_by_side", plot_comparison(A, A, side_by_side = NA))
+err("plot_comparison", "legend", plot_comparison(A, A, legend = "yes"))
+err("plot_comparison", "layout", plot_comparison(A, A, layout = matrix(0, 2, 2)))
+err("plot_comparison", "layout", plot_comparison(A, A, layout = matrix(NA_real_, 6, 2)))
+err("plot_comparison", "layout", plot_comparison(A, A, layout = matrix(Inf, 6, 2)))
+err("plot_comparison", "layout", plot_comparison(A, A, layout = function(g) 1))
+err("plot_trace", "fit", plot_trace("a"))
+err("plot_trace", "fit", plot_trace(fit))
+err("plot_trace", "fit", plot_trace(trace_ok[0, ]))
+err("plot_trace", "fit", plot_trace(trace_ok[, c("round", "h")]))
+err("plot_trace", "fit", plot_trace(transform(trace_ok, h = NA_real_)))
+err("plot_trace", "fit", plot_trace(transform(trace_ok, h = "small")))
+err("plot_trace", "fit", plot_trace(transform(trace_ok, objective = Inf)))
+ok("plot_trace", plot_trace(transform(trace_ok, h = c(1, 0, 0))), is.data.frame)
+ok("plot_trace", plot_trace(transform(trace_ok, objective = c(1e8, 1e-8, NA))), is.data.frame)
+err("plot.calm_fit", "type", plot(fit, type = "histogram"))
+err("plot.calm_fit", "cpdag", plot(fit, cpdag = NA))
+err("plot.calm_fit", "truth", plot(fit, truth = "a"))
+err("plot.calm_fit", "truth", plot(fit, truth = cyc))
+
+# ---- simulation ----------------------------------------------------------------
+err("simulate_dag", "d", simulate_dag(1))
+err("simulate_dag", "d", simulate_dag(0))
+err("simulate_dag", "d", simulate_dag(-3))
+err("simulate_dag", "d", simulate_dag(NA))
+err("simulate_dag", "d", simulate_dag(NaN))
+err("simulate_dag", "d", simulate_dag(Inf))
+err("simulate_dag", "d", simulate_dag(2.5))
+err("simulate_dag", "d", simulate_dag("5"))
+err("simulate_dag", "d", simulate_dag(c(3, 4)))
+err("simulate_dag", "d", simulate_dag(1e10))
+err("simulate_dag", "k", simulate_dag(5, k = 0))
+err("simulate_dag", "k", simulate_dag(5, k = -1))
+err("simulate_dag", "k", simulate_dag(5, k = NaN))
+err("simulate_dag", "k", simulate_dag(5, k = Inf))
+err("simulate_dag", "k", simulate_dag(5, k = 3))
+err("simulate_dag", "edges", simulate_dag(5, edges = "all"))
+err("simulate_dag", "edges", simulate_dag(5, edges = 1))
+ok("simulate_dag", simulate_dag(2, k = 0.5, edges = "exact"), function(m) sum(m) == 1)
+ok("simulate_dag", simulate_dag(5, k = 1e-8), function(m) is_dag(m))
+err("simulate_sem", "d", simulate_sem(1))
+err("simulate_sem", "d", simulate_sem("a"))
+err("simulate_sem", "k", simulate_sem(5, k = -1))
+err("simulate_sem", "n", simulate_sem(5, n = 1))
+err("simulate_sem", "n", simulate_sem(5, n = -10))
+err("simulate_sem", "n", simulate_sem(5, n = 2.5))
+err("simulate_sem", "n", simulate_sem(5, n = NA))
+err("simulate_sem", "n", simulate_sem(5, n = 1e10))
+err("simulate_sem", "edges", simulate_sem(5, edges = "some"))
+err("simulate_sem", "weight_range", simulate_sem(5, weight_range = c(-1, 1)))
+err("simulate_sem", "weight_range", simulate_sem(5, weight_range = c(0, 0)))
+err("simulate_sem", "weight_range", simulate_sem(5, weight_range = c(2, 1)))
+err("simulate_sem", "weight_range", simulate_sem(5, weight_range = c(NA, 1)))
+err("simulate_sem", "weight_range", simulate_sem(5, weight_range = "wide"))
+err("simulate_sem", "noise_ratio", simulate_sem(5, noise_ratio = 0))
+err("simulate_sem", "noise_ratio", simulate_sem(5, noise_ratio = 0.5))
+err("simulate_sem", "noise_ratio", simulate_sem(5, noise_ratio = Inf))
+err("simulate_sem", "noise_var", simulate_sem(5, noise_var = -(1:5)))
+err("simulate_sem", "noise_var", simulate_sem(5, noise_var = c(1:4, 0)))
+err("simulate_sem", "noise_var", simulate_sem(5, noise_var = 1:3))
+err("simulate_sem", "noise_var", simulate_sem(5, noise_var = c(1:4, NA)))
+err("simulate_sem", "dag", simulate_sem(3, dag = cyc))
+err("simulate_sem", "dag", simulate_sem(3, dag = loop))
+err("simulate_sem", "dag", simulate_sem(3, dag = matrix(0, 1, 1)))
+err("simulate_sem", "dag", simulate_sem(3, dag = "a -> b"))
+ok("simulate_sem", simulate_sem(4, n = 50, noise_var = rep(1e-8, 4)),
+   function(s) all(is.finite(s$x)) && all(diag(s$sigma) > 0))
+ok("simulate_sem", simulate_sem(4, noise_var = rep(1e8, 4)), function(s) all(is.finite(s$sigma)))
+ok("simulate_sem", simulate_sem(2, k = 0.5, n = 2), function(s) identical(dim(s$x), c(2L, 2L)))
+err("population_cov", "B", population_cov("a", 1))
+err("population_cov", "B", population_cov(nonsq, 1))
+err("population_cov", "B", population_cov(matrix(NA, 2, 2), 1))
+err("population_cov", "B", population_cov(loop, 1))
+err("population_cov", "B", population_cov(matrix(c(0, 1, 1, 0), 2), 1))   # singular I - B
+err("population_cov", "omega", population_cov(B, -1))
+err("population_cov", "omega", population_cov(B, 0))
+err("population_cov", "omega", population_cov(B, NA))
+err("population_cov", "omega", population_cov(B, Inf))
+err("population_cov", "omega", population_cov(B, 1:2))
+err("population_cov", "omega", population_cov(B, "1"))
+# documented: a cyclic B with invertible I - B has an equilibrium covariance
+ok("population_cov", population_cov(cyc * 0.5, 1),
+   function(s) isSymmetric(s) && min(eigen(s, only.values = TRUE)$values) > 0)
+ok("population_cov", population_cov(B, sem$omega * 1e-8),
+   function(s) isTRUE(all.equal(s * 1e8, S)))
+ok("population_cov", population_cov(B, sem$omega * 1e8),
+   function(s) isTRUE(all.equal(s * 1e-8, S)))
+err("standardize", "x", standardize("a"))
+err("standardize", "x", standardize(list(1)))
+err("standardize", "x", standardize(matrix(0, 0, 2)))
+err("standardize", "x", standardize(matrix(1:3, 1)))
+err("standardize", "x", standardize(x[, 1, drop = FALSE]))
+err("standardize", "x", standardize(with_na(x)))
+err("standardize", "x", standardize(with_na(x, v = Inf)))
+err("standardize", "x", standardize(const_x))
+err("standardize", "x", standardize(not_pd, type = "covariance"))
+err("standardize", "x", standardize(asym, type = "covariance"))
+err("standardize", "x", standardize(singular, type = "covariance"))
+err("standardize", "type", standardize(x, type = "correlation"))
+ok("standardize", standardize(x * 1e8), function(z) isTRUE(all.equal(z, standardize(x))))
+ok("standardize", standardize(x * 1e-8), function(z) isTRUE(all.equal(z, standardize(x))))
+ok("standardize", standardize(S * 1e-8), function(z) isTRUE(all.equal(z, cov2cor(S))))
+ok("standardize", standardize(sweep(x, 2, mixed_scale, "*")),
+   function(z) isTRUE(all.equal(z, standardize(x), check.attributes = FALSE)))
+
+# ---- moral graph -----------------------------------------------------------------
+err("estimate_moral_graph", "x", estimate_moral_graph("a"))
+err("estimate_moral_graph", "x", estimate_moral_graph(1:10))
+err("estimate_moral_graph", "x", estimate_moral_graph(array(0, c(4, 3, 2))))
+err("estimate_moral_graph", "x", estimate_moral_graph(list(a = 1:5, b = 5:1)))
+err("estimate_moral_graph", "x", estimate_moral_graph(data.frame(a = 1:4, b = letters[1:4])))
+err("estimate_moral_graph", "x", estimate_moral_graph(matrix(complex(real = 1:8), 4)))
+err("estimate_moral_graph", "x", estimate_moral_graph(with_na(x)))
+err("estimate_moral_graph", "x", estimate_moral_graph(with_na(x, v = NaN)))
+err("estimate_moral_graph", "x", estimate_moral_graph(with_na(x, v = Inf)))
+err("estimate_moral_graph", "x", estimate_moral_graph(with_na(x, v = -Inf)))
+err("estimate_moral_graph", "x", estimate_moral_graph(x[0, ]))
+err("estimate_moral_graph", "x", estimate_moral_graph(x[1, , drop = FALSE]))
+err("estimate_moral_graph", "x", estimate_moral_graph(x[, 1, drop = FALSE]))
+err("estimate_moral_graph", "x", estimate_moral_graph(const_x))
+err("estimate_moral_graph", "x", estimate_moral_graph(dup_x))
+err("estimate_moral_graph", "x", estimate_moral_graph(x[1:5, ]))     # n < d
+err("estimate_moral_graph", "x", estimate_moral_graph(x[1:6, ]))     # n = d
+err("estimate_moral_graph", "x", estimate_moral_graph(x[1:3, 1:2]))  # too few for a test
+err("estimate_moral_graph", "cov", estimate_moral_graph(x, cov = S))
+err("estimate_moral_graph", "x", estimate_moral_graph())
+err("estimate_moral_graph", "n", estimate_moral_graph(x, n = 200))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = "a"))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = S[, 1:3]))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = asym))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = singular))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = not_pd))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = -S))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = with_na(S, 3, 3, 0)))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = with_na(S)))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = with_na(S, 1, 1, Inf)))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = matrix(1)))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = matrix(0, 0, 0)))
+err("estimate_moral_graph", "n", estimate_moral_graph(cov = S, n = 0))
+err("estimate_moral_graph", "n", estimate_moral_graph(cov = S, n = 3))
+err("estimate_moral_graph", "n", estimate_moral_graph(cov = S, n = NA))
+err("estimate_moral_graph", "n", estimate_moral_graph(cov = S, n = "100"))
+err("estimate_moral_graph", "n", estimate_moral_graph(cov = S, n = c(10, 20)))
+err("estimate_moral_graph", "n", estimate_moral_graph(cov = S, n = 6, method = "precision"))
+err("estimate_moral_graph", "alpha", estimate_moral_graph(x, alpha = 0))
+err("estimate_moral_graph", "alpha", estimate_moral_graph(x, alpha = 1))
+err("estimate_moral_graph", "alpha", estimate_moral_graph(x, alpha = -0.1))
+err("estimate_moral_graph", "alpha", estimate_moral_graph(x, alpha = NA))
+err("estimate_moral_graph", "alpha", estimate_moral_graph(x, alpha = c(0.01, 0.05)))
+err("estimate_moral_graph", "method", estimate_moral_graph(x, method = "gs"))
+err("estimate_moral_graph", "method", estimate_moral_graph(x, method = NA_character_))
+err("estimate_moral_graph", "rule", estimate_moral_graph(x, rule = 1))
+err("estimate_moral_graph", "max_size", estimate_moral_graph(x, max_size = 0))
+err("estimate_moral_graph", "max_size", estimate_moral_graph(x, max_size = -1))
+err("estimate_moral_graph", "max_size", estimate_moral_graph(x, max_size = 1.5))
+err("estimate_moral_graph", "max_size", estimate_moral_graph(x, max_size = NA))
+err("estimate_moral_graph", "max_size", estimate_moral_graph(x, max_size = 1e10))
+err("estimate_moral_graph", "zero_tol", estimate_moral_graph(cov = S, zero_tol = -1))
+err("estimate_moral_graph", "zero_tol", estimate_moral_graph(cov = S, zero_tol = 1))
+warn("estimate_moral_graph", "Blankets reached size 1",
+     estimate_moral_graph(cov = S, n = 4, alpha = 0.5), function(g) igraph::vcount(g) == 6)
+ok("estimate_moral_graph", estimate_moral_graph(x * 1e8), function(g) same_graph(g, mg_ref))
+ok("estimate_moral_graph", estimate_moral_graph(x * 1e-8), function(g) same_graph(g, mg_ref))
+ok("estimate_moral_graph", estimate_moral_graph(sweep(x, 2, mixed_scale, "*")),
+   function(g) same_graph(g, mg_ref))
+ok("estimate_moral_graph", estimate_moral_graph(cov = S * 1e8), function(g) same_graph(g, mg_ref_cov))
+ok("estimate_moral_graph", estimate_moral_graph(cov = S * 1e-8), function(g) same_graph(g, mg_ref_cov))
+ok("estimate_moral_graph", estimate_moral_graph(cov = S * outer(mixed_scale, mixed_scale)),
+   function(g) same_graph(g, mg_ref_cov))
+ok("estimate_moral_graph", estimate_moral_graph(cov = as.data.frame(S)),
+   function(g) same_graph(g, mg_ref_cov))
+ok("estimate_moral_graph", estimate_moral_graph(x[1:7, ]), function(g) igraph::vcount(g) == 6)
+ok("estimate_moral_graph", estimate_moral_graph(x[1:4, 1:2]), function(g) igraph::vcount(g) == 2)
+ok("estimate_moral_graph", estimate_moral_graph(x > 0), function(g) igraph::vcount(g) == 6)
+ok("estimate_moral_graph", estimate_moral_graph(cov = S, zero_tol = 0),
+   function(g) igraph::vcount(g) == 6)
+
+# ---- calm() and its control ----------------------------------------------------
+err("calm", "x", q())
+err("calm", "x", q("a"))
+err("calm", "x", q(list(1, 2)))
+err("calm", "x", q(with_na(x)))
+err("calm", "x", q(with_na(x, v = NaN)))
+err("calm", "x", q(with_na(x, v = Inf)))
+err("calm", "x", q(x[0, ]))
+err("calm", "x", q(x[1, , drop = FALSE]))
+err("calm", "x", q(x[, 1, drop = FALSE]))
+err("calm", "x", q(const_x))
+err("calm", "x", q(dup_x))
+err("calm", "x", q(x[1:5, ]))   # n < d
+err("calm", "x", q(x[1:6, ]))   # n = d
+err("calm", "cov", q(x, cov = S))
+err("calm", "n", q(x, n = 200))
+err("calm", "cov", q(cov = "a"))
+err("calm", "cov", q(cov = S[, 1:3]))
+err("calm", "cov", q(cov = asym))
+err("calm", "cov", q(cov = singular))
+err("calm", "cov", q(cov = not_pd))
+err("calm", "cov", q(cov = -S))
+err("calm", "cov", q(cov = with_na(S)))
+err("calm", "cov", q(cov = matrix(1)))
+err("calm", "n", q(cov = S, n = 1))
+err("calm", "n", q(cov = S, n = 3))
+err("calm", "n", q(cov = S, n = NA))
+err("calm", "n", q(cov = S, n = 6, moral = "precision"))
+err("calm", "moral", q(x, moral = diag(0, 3)))
+err("calm", "moral", q(x, moral = matrix(0, 6, 5)))
+err("calm", "moral", q(x, moral = diag(6)))
+err("calm", "moral", q(x, moral = moral_dir))
+err("calm", "moral", q(x, moral = moral_cyc))
+err("calm", "moral", q(x, moral = with_na(as_amat(mg_true))))
+err("calm", "moral", q(x, moral = as_amat(mg_true) * 0.5))
+err("calm", "moral", q(x, moral = "markov"))
+err("calm", "moral", q(x, moral = list()))
+err("calm", "moral", q(x, moral = igraph::make_ring(3)))
+err("calm", "moral", q(x, moral = igraph::make_ring(6, directed = TRUE)))
+err("calm", "moral", q(x, moral = igraph::set_vertex_attr(igraph::make_ring(6), "name",
+                                                              value = letters[1:6])))
+err("calm", "standardize", q(x, standardize = NA))
+err("calm", "standardize", q(x, standardize = "yes"))
+err("calm", "gate", q(x, gate = "relu"))
+err("calm", "constraint", q(x, constraint = 1))
+err("calm", "score", q(x, score = NA))
+err("calm", "restarts", q(x, restarts = 0))
+err("calm", "restarts", q(x, restarts = 1.5))
+err("calm", "restarts", q(x, restarts = -2))
+err("calm", "verbose", calm(x, verbose = "no"))
+err("calm", "control", q(x, control = "fast"))
+err("calm", "lambda1", calm(x, control = list(lambda1 = -1), verbose = FALSE))
+err("calm", "foo", q(x, foo = 1))
+err("calm", "lambda1", q(x, lambda1 = 0.1, lambda1 = 0.2))
+hps <- list(lambda1 = -1, tau = 0, tau = -1, rho_init = 0, rho_init = -1e-5, rho_mult = 0.5,
+            h_tol = 0, lr = 0, lr = -1e-3, lr = Inf, threshold = 0, threshold = 1,
+            lambda2 = -1, init_scale = -1, stg_sigma = 0, tanh_c = 0, weight_threshold = -1,
+            lambda1 = NA, tau = NaN, iter_per_round = 0, max_rounds = 0, soft_iter = 0,
+            iter_per_round = 2.5, acyclicity = "log", simd = NA)
+for (i in seq_along(hps)) {
+  nm <- names(hps)[i]
+  add_case("calm", "error", as.call(c(quote(q), quote(x), hps[i])), arg = nm)
+  add_case("calm_control", "error", as.call(c(quote(calm_control), hps[i])), arg = nm)
+}
+err("calm_control", "foo", calm_control(foo = 1))
+err("calm_control", "iter_per_round", calm_control(iter_per_round = 1e10))
+err("calm_control", "lambda1", calm_control(lambda1 = c(0.1, 0.2)))
+err("calm_control", "lambda1", calm_control(lambda1 = "0.1"))
+ok("calm_control", calm_control(lambda1 = 0, init_scale = 0, weight_threshold = 0),
+   function(ctrl) inherits(ctrl, "calm_control"))
+# Hostile but valid: extreme scales give the same graph as the unscaled data
+# (the learners work on scale-free quantities), tiny problems work, and the
+# schedule-cut-short warning is the documented one.
+warn("calm", not_met, q(x * 1e8), function(f) same_fit_graph(f, calm_ref))
+warn("calm", not_met, q(x * 1e-8), function(f) same_fit_graph(f, calm_ref))
+warn("calm", not_met, q(sweep(x, 2, mixed_scale, "*")), function(f) same_fit_graph(f, calm_ref))
+warn("calm", not_met, q(x * 1e8, standardize = FALSE), function(f) same_fit_graph(f, calm_ref_raw))
+warn("calm", not_met, q(x * 1e-8, standardize = FALSE), function(f) same_fit_graph(f, calm_ref_raw))
+warn("calm", not_met, q(cov = S * 1e8), function(f) same_fit_graph(f, calm_ref_cov))
+warn("calm", not_met, q(cov = S * 1e-8), function(f) same_fit_graph(f, calm_ref_cov))
+warn("calm", not_met, q(x, lr = 1e10, tau = 1e-300), fit_ok)
+warn("calm", not_met, q(x[, 1:2], moral = "none", max_rounds = 30), fit_ok)
+ok("calm", q(x, moral = matrix(0, 6, 6)), function(f) fit_ok(f) && sum(f$amat) == 0)
+warn("calm", not_met, q(x, moral = mg_true, gate = "tanh", max_rounds = 30), fit_ok)
+warn("calm", not_met, q(x[1:7, ], moral = "none", max_rounds = 30), fit_ok)   # n = d + 1
+warn("calm", not_met, q(x > 0, max_rounds = 30), fit_ok)   # logical data
+warn("calm", "had a directed cycle", q(x, moral = "none", constraint = "soft", soft_iter = 300),
+     fit_ok)
+err("coef.calm_fit", "type", coef(calm_ref, type = "weights"))
+err("coef.calm_fit", "type", coef(fit, type = "raw"))   # a fit without raw weights
+err("print.summary.calm_fit", "max_edges", print(summary(calm_ref), max_edges = NA))
+err("print.summary.calm_fit", "max_edges", print(summary(calm_ref), max_edges = "all"))
+err("print.summary.calm_fit", "max_edges", print(summary(calm_ref), max_edges = -1))
+ok("print.summary.calm_fit", capture.output(print(summary(calm_ref), max_edges = Inf)),
+   function(out) length(out) > 5)
+ok("print.calm_fit", capture.output(print(fit)), function(out) length(out) > 1)
+
+# ---- the checks themselves --------------------------------------------------------
+
+test_that("every exported function has bad-input cases", {
+  covered <- unique(vapply(bad_input_cases, `[[`, "", "fun"))
+  missing <- setdiff(getNamespaceExports("calm"), covered)
+  expect(length(missing) == 0L,
+         sprintf("exported without bad-input cases: %s", paste(sort(missing), collapse = ", ")))
+})
+
+run_bad_input_case <- function(case) {
+  warnings <- character()
+  value <- tryCatch(
+    withCallingHandlers(
+      eval(case$expr, new.env(parent = fx)),
+      warning = function(w) {
+        warnings <<- c(warnings, conditionMessage(w))
+        invokeRestart("muffleWarning")
+      }
+    ),
+    error = function(e) e
+  )
+  list(value = value, warnings = warnings,
+       error = if (inherits(value, "error")) value else NULL)
+}
+
+test_that("bad inputs end in clear errors, documented warnings or sensible results", {
+  pdf(NULL)   # the plotting cases draw on a null device
+  on.exit(grDevices::dev.off(), add = TRUE)
+  tally <- c(tried = 0L, error = 0L, warning = 0L, result = 0L)
+  for (case in bad_input_cases) {
+    if (!is.null(case$needs) && !requireNamespace(case$needs, quietly = TRUE)) next
+    tally[["tried"]] <- tally[["tried"]] + 1L
+    out <- run_bad_input_case(case)
+    e <- out$error
+    msg <- if (is.null(e)) "" else conditionMessage(e)
+    passed <- switch(case$expect,
+      error = {
+        expect(!is.null(e), sprintf("%s\n  gave no error", case$label))
+        expect(is.null(e) || inherits(e, "calm_error"),
+               sprintf("%s\n  error is not a calm_error: %s", case$label, msg))
+        expect(is.null(e) || grepl(paste0("`", case$arg, "`"), cli::ansi_strip(msg), fixed = TRUE),
+               sprintf("%s\n  error does not name `%s`: %s", case$label, case$arg, msg))
+        expect(length(out$warnings) == 0L,
+               sprintf("%s\n  stray warning before the error: %s", case$label,
+                       paste(out$warnings, collapse = "; ")))
+        !is.null(e) && inherits(e, "calm_error")
+      },
+      warning = {
+        expect(is.null(e), sprintf("%s\n  failed: %s", case$label, msg))
+        expect(any(grepl(case$pattern, cli::ansi_strip(out$warnings), fixed = TRUE)),
+               sprintf("%s\n  no warning matching '%s' (got: %s)", case$label, case$pattern,
+                       paste(out$warnings, collapse = "; ")))
+        good <- is.null(e) && isTRUE(case$check(out$value))
+        expect(good, sprintf("%s\n  result fails its check", case$label))
+        good
+      },
+      result = {
+        expect(is.null(e), sprintf("%s\n  failed: %s", case$label, msg))
+        expect(length(out$warnings) == 0L,
+               sprintf("%s\n  unexpected warning: %s", case$label,
+                       paste(out$warnings, collapse = "; ")))
+        good <- is.null(e) && isTRUE(case$check(out$value))
+        expect(good, sprintf("%s\n  result fails its check", case$label))
+        good
+      }
+    )
+    if (passed) tally[[case$expect]] <- tally[[case$expect]] + 1L
+  }
+  cat(sprintf("\nbad-input cases: %d tried, %d clear errors, %d documented warnings, %d valid results\n",
+              tally[["tried"]], tally[["error"]], tally[["warning"]], tally[["result"]]))
+  expect_identical(tally[["error"]] + tally[["warning"]] + tally[["result"]], tally[["tried"]])
+})
