@@ -140,7 +140,13 @@ fit_lines <- function(x) {
                               x$settings$moral %||% "given"))
   }
   tr <- x$trace
-  if (is.data.frame(tr) && nrow(tr) > 0L) {
+  soft <- identical(x$settings$constraint, "soft")
+  if (soft && is.data.frame(tr) && nrow(tr) > 0L) {
+    lines <- c(lines, sprintf("soft constraint: one run of %s steps (final h = %s, lambda2 = %s)",
+                              format(x$settings$control$soft_iter, big.mark = ","),
+                              format(signif(tr$h[nrow(tr)], 3)),
+                              format(x$settings$control$lambda2)))
+  } else if (is.data.frame(tr) && nrow(tr) > 0L) {
     status <- if (isTRUE(x$converged)) "converged" else "NOT converged"
     lines <- c(lines, sprintf("%s after %d round%s (final h = %s, rho = %s)", status, nrow(tr),
                               if (nrow(tr) == 1L) "" else "s", format(signif(tr$h[nrow(tr)], 3)),

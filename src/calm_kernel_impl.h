@@ -272,7 +272,7 @@ class Kernel final : public KernelBase {
       block_score_ = 0.5 * bk.q.array().log().sum() - logdet;
       if (!std::isfinite(block_score_)) return false;
       if (want_grad) {
-        bk.Winv = bk.lu.inverse();
+        invert_lu(bk.lu, bk.Winv);
         bk.q_inv = bk.q.cwiseInverse();
         const double* qi = bk.q_inv.data();
         const double* wi = bk.Winv.data();
@@ -305,7 +305,7 @@ class Kernel final : public KernelBase {
       block_score_ = 0.5 * bk.q.array().log().sum() - logdet;
       if (!std::isfinite(block_score_)) return false;
       if (want_grad) {
-        bk.Winv = bk.lu.inverse();
+        invert_lu(bk.lu, bk.Winv);
         bk.tmp = bk.Winv.transpose();
         bk.q_inv = bk.q.cwiseInverse();
         bk.tmp.noalias() -= bk.T * bk.q_inv.asDiagonal();
@@ -321,6 +321,17 @@ class Kernel final : public KernelBase {
       }
     }
     return true;
+  }
+
+  // out = W^{-1} from the LU factors of W, in place: the same steps as
+  // PartialPivLU::inverse(), whose expression object would copy the
+  // factorisation (three allocations per call).
+  static void invert_lu(const Eigen::PartialPivLU<Mat>& lu, Mat& out) {
+    const auto& perm = lu.permutationP().indices();
+    out.setZero();
+    for (Eigen::Index j = 0; j < out.cols(); ++j) out(perm(j), j) = 1.0;
+    lu.matrixLU().template triangularView<Eigen::UnitLower>().solveInPlace(out);
+    lu.matrixLU().template triangularView<Eigen::Upper>().solveInPlace(out);
   }
 
   // out = I * diag + scale * (entries v at (r, c)), for a complete block.
@@ -431,7 +442,9 @@ class Kernel final : public KernelBase {
     bk.tmp = bk.ev - bk.eu;
     bk.lu_exp.compute(bk.tmp);
     bk.e2 = bk.ev + bk.eu;
-    bk.R = bk.lu_exp.solve(bk.e2);
+    bk.R.noalias() = bk.lu_exp.permutationP() * bk.e2;
+    bk.lu_exp.matrixLU().template triangularView<Eigen::UnitLower>().solveInPlace(bk.R);
+    bk.lu_exp.matrixLU().template triangularView<Eigen::Upper>().solveInPlace(bk.R);
     for (int i = 0; i < s; ++i) {
       bk.tmp.noalias() = bk.R * bk.R;
       bk.R.swap(bk.tmp);

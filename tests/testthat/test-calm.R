@@ -181,6 +181,11 @@ test_that("data input keeps node names; moral graphs are matched by name", {
                verbose = FALSE) |> suppressWarnings()
   expect_identical(fit$amat, fit2$amat)
   expect_identical(fit$B, fit2$B)
+  # a covariance with its sample size
+  fit3 <- calm(cov = stats::cov(x), n = 200, moral = m, iter_per_round = 500, max_rounds = 2,
+               verbose = FALSE) |> suppressWarnings()
+  expect_identical(fit3$n, 200)
+  expect_identical(rownames(fit3$amat), names(x))
 })
 
 test_that("an empty moral graph gives the empty graph", {
