@@ -20,8 +20,10 @@
 #' The defaults are those of GOLEM's public code and paper for GOLEM-NV
 #' (`lambda1 = 2e-3`, `lambda2 = 5`, `1e5` Adam steps with learning rate
 #' `1e-3`, initialisation at zero) and the paper's threshold 0.1. GOLEM's
-#' authors also suggest starting GOLEM-NV from a GOLEM-EV solution; pass it
-#' as `B_init` to do so.
+#' authors also suggest starting GOLEM-NV from the solution of GOLEM-EV (the
+#' equal-variance likelihood \eqn{\frac{d}{2}\log\sum_i ((I-B)^\top \Sigma
+#' (I-B))_{ii} - \log|\det(I-B)|} with `lambda1 = 2e-2`): `init = "ev"`
+#' does that (doubling the run time), and `B_init` starts from any matrix.
 #'
 #' @param x Data: a numeric matrix or data frame, one column per variable.
 #' @param cov Instead of `x`, a covariance matrix (with `n = Inf` or `NULL`
@@ -35,7 +37,10 @@
 #' @param threshold Edges with `|B_ij| <= threshold` are dropped.
 #' @param iter Number of Adam steps.
 #' @param lr Adam learning rate.
-#' @param B_init Optional starting matrix (`d x d`); default zeros.
+#' @param init `"zero"` (default) starts from `B = 0`; `"ev"` starts from
+#'   the unthresholded GOLEM-EV solution (same `lambda2`, `iter`, `lr`;
+#'   `lambda1 = 2e-2`). Ignored when `B_init` is given.
+#' @param B_init Optional starting matrix (`d x d`).
 #' @param trace_every Record the objective every so many steps in the fit's
 #'   `trace`.
 #' @param verbose If `TRUE`, report progress at every trace row.
@@ -54,9 +59,11 @@
 #' compare_graphs(fit, sem$B)
 #' @export
 golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, lambda1 = 2e-3,
-                     lambda2 = 5, threshold = 0.1, iter = 1e5, lr = 1e-3, B_init = NULL,
-                     trace_every = 1000, verbose = FALSE) {
+                     lambda2 = 5, threshold = 0.1, iter = 1e5, lr = 1e-3,
+                     init = c("zero", "ev"), B_init = NULL, trace_every = 1000,
+                     verbose = FALSE) {
   call <- match.call()
+  init <- match_choice(init, c("zero", "ev"), "init", environment())
   check_flag(standardize)
   check_number(lambda1, lower = 0)
   check_number(lambda2, lower = 0)
@@ -67,14 +74,22 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, lambda1
   check_flag(verbose)
   r <- resolve_covariance(x, cov, n, standardize)
   d <- ncol(r$sigma)
+  if (!is.null(B_init)) init <- "user"
   B_init <- init_arg(B_init, d)
-  report <- if (verbose) {
+  reporter <- function(label) {
+    if (!verbose) return(NULL)
     function(it, objective, h, edges) {
-      cli::cli_inform("GOLEM-NV step {it}: objective {signif(objective, 6)}, h {signif(h, 3)}, {edges} edge{?s}")
+      cli::cli_inform("{label} step {it}: objective {signif(objective, 6)}, h {signif(h, 3)}, {edges} edge{?s}")
     }
   }
   t0 <- proc.time()[["elapsed"]]
-  res <- cpp_golem_nv(r$sigma, B_init, lambda1, lambda2, lr, iter, trace_every, threshold, report)
+  if (init == "ev") {
+    ev <- cpp_golem_nv(r$sigma, B_init, 2e-2, lambda2, lr, iter, trace_every, threshold,
+                       reporter("GOLEM-EV"), TRUE)
+    B_init <- ev$B
+  }
+  res <- cpp_golem_nv(r$sigma, B_init, lambda1, lambda2, lr, iter, trace_every, threshold,
+                      reporter("GOLEM-NV"), FALSE)
   if (!all(is.finite(res$B))) {
     # Adam diverged (too large a step): no graph can be read from NaN weights.
     cli::cli_abort(c("GOLEM-NV diverged: its weights are no longer finite.",
@@ -89,8 +104,7 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, lambda1
   new_calm_fit(
     amat = post$B, sigma = r$sigma, n = r$n, B_raw = post$B, method = "golem_nv",
     settings = list(standardize = standardize, lambda1 = lambda1, lambda2 = lambda2,
-                    threshold = threshold, iter = iter, lr = lr,
-                    B_init = if (any(B_init != 0)) "user" else "zero"),
+                    threshold = threshold, iter = iter, lr = lr, init = init),
     trace = trace, removed = post$removed, converged = TRUE, time = elapsed, call = call,
     extra = list(B_unthresholded = set_node_names(res$B, r$names),
                  objective = res$objective, h = res$h)
@@ -193,7 +207,8 @@ notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, l
 #' Thin wrappers around the PC algorithm with Fisher-z tests
 #' ([pcalg::pc()] with [pcalg::gaussCItest()]) and Greedy Equivalence
 #' Search with the BIC-type l0-penalised Gaussian score ([pcalg::ges()]
-#' with `GaussL0penObsScore`, penalty `lambda = log(n) / 2`), the discrete
+#' with `GaussL0penObsScore`, penalty `lambda = log(n) / 2` times
+#' `penalty_discount`), the discrete
 #' baselines of the paper (which ran Tetrad's PC and FGES). Both work from
 #' the covariance matrix alone, so `cov` and `n` may replace the data; GES
 #' is given the scatter matrix `n * cov` directly. Both return CPDAGs
@@ -215,7 +230,11 @@ notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, l
 #' @param standardize Kept for a uniform interface: PC uses correlations
 #'   and the Gaussian BIC score is scale invariant, so it changes nothing.
 #' @param alpha Significance level of PC's conditional independence tests.
-#' @param lambda GES's penalty per parameter; default `log(n) / 2` (BIC).
+#' @param lambda GES's penalty per parameter; default
+#'   `penalty_discount * log(n) / 2`.
+#' @param penalty_discount Multiplies the BIC penalty `log(n) / 2` when
+#'   `lambda` is not given: 1 (default) is BIC; 2 is the default of
+#'   Tetrad's `sem-bic` score, which the paper's FGES runs used.
 #' @param n_inf Sample size used for a population covariance.
 #' @param ... Further arguments to [pcalg::pc()] or [pcalg::ges()].
 #' @return A `calm_fit` (`method = "pc"` or `"ges"`, `is_cpdag = TRUE`);
@@ -260,11 +279,12 @@ pc_pcalg <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01, standardize =
 
 #' @rdname pc_pcalg
 #' @export
-ges_pcalg <- function(x = NULL, cov = NULL, n = NULL, lambda = NULL, standardize = TRUE,
-                      n_inf = 1e9, ...) {
+ges_pcalg <- function(x = NULL, cov = NULL, n = NULL, lambda = NULL, penalty_discount = 1,
+                      standardize = TRUE, n_inf = 1e9, ...) {
   call <- match.call()
   rlang_check_installed("pcalg")
   check_flag(standardize)
+  check_number(penalty_discount, lower = 0, lower_open = TRUE)
   check_number(n_inf, lower = 4, upper = .Machine$integer.max)
   check_pcalg_dots(list(...), pcalg::ges, "ges", "score")
   r <- resolve_covariance(x, cov, n, standardize = FALSE)
@@ -273,7 +293,7 @@ ges_pcalg <- function(x = NULL, cov = NULL, n = NULL, lambda = NULL, standardize
   if (n_used > int_max) {
     abort_arg("n", "must be at most {int_max} for pcalg's GES score.", call = environment())
   }
-  if (is.null(lambda)) lambda <- log(n_used) / 2
+  if (is.null(lambda)) lambda <- penalty_discount * log(n_used) / 2
   check_number(lambda, lower = 0)
   t0 <- proc.time()[["elapsed"]]
   score <- gauss_score_from_cov(r$sigma, n_used, lambda)

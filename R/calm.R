@@ -97,7 +97,7 @@
 #' set.seed(1)
 #' sem <- simulate_sem(6, k = 1)
 #' fit <- calm(cov = sem$sigma, moral = moral_graph(sem$dag),
-#'             iter_per_round = 2000, verbose = FALSE)
+#'             iter_per_round = 5000, max_rounds = 40, verbose = FALSE)
 #' fit
 #' compare_graphs(fit, sem$B)
 #' @export
@@ -234,18 +234,16 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
   if (verbose) {
     total <- if (constraint == "hard") ctrl$max_rounds * ctrl$iter_per_round else ctrl$soft_iter
     cur_round <- 1L
-    cur_rho <- if (constraint == "hard") ctrl$rho_init else NA_real_
     cur_h <- NA_real_
     max_rounds <- if (constraint == "hard") ctrl$max_rounds else 1L
     pb <- cli::cli_progress_bar(
       total = total, clear = TRUE,
-      format = paste0("CALM round {cur_round}/{max_rounds} | rho {signif(cur_rho, 2)} | ",
-                      "h {signif(cur_h, 2)} | {cli::pb_bar} {cli::pb_percent} | ",
-                      "ETA if all rounds run: {cli::pb_eta}")
+      # the time left is for all max_rounds rounds: an upper bound
+      format = paste0("round {cur_round}/{max_rounds}, h {signif(cur_h, 2)} ",
+                      "{cli::pb_bar} {cli::pb_percent} | at most {cli::pb_eta}")
     )
     progress <- function(round, iter, iter_total, rho, h) {
       cur_round <<- round
-      cur_rho <<- if (constraint == "hard") rho else NA_real_
       cur_h <<- h
       cli::cli_progress_update(id = pb, set = (round - 1) * iter_total + iter)
     }

@@ -16,12 +16,16 @@
 #' @param rho_init,rho_mult First penalty weight of the hard constraint and
 #'   its factor between rounds.
 #' @param iter_per_round Adam steps per round (subproblem) of the hard
-#'   constraint. Adam's moment estimates restart with each round.
+#'   constraint. Adam's moment estimates restart with each round. Shorter
+#'   rounds save time but let `rho` grow faster than the optimizer can follow:
+#'   below about 10,000 steps true edges start to be pruned together with the
+#'   cycles they are on (e.g. two correlated variables end with no edge), and
+#'   more rounds are needed to push `h` below `h_tol`.
 #' @param max_rounds Cap on the number of rounds. The paper runs until the
 #'   constraint is met; with the default schedule `rho` reaches `1e-5 * 3^29`,
-#'   about `7e8`, in round 30, far past the values (`1e2` to `1e4`) at which
-#'   fits of 20 to 100 nodes meet `h_tol`. A fit that hits the cap is reported
-#'   as not converged.
+#'   about `7e8`, in round 30, far past the values (`1e1` to `1e4`, rounds 12
+#'   to 20) at which the fits of 2 to 100 nodes we ran met `h_tol`. A fit that
+#'   hits the cap is reported as not converged.
 #' @param h_tol Tolerance on the acyclicity function `h` of the
 #'   deterministic gate that ends the schedule.
 #' @param lr Adam's learning rate (its other constants are the usual

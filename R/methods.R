@@ -24,7 +24,7 @@
 #' set.seed(1)
 #' sem <- simulate_sem(5, k = 1)
 #' fit <- calm(cov = sem$sigma, moral = moral_graph(sem$dag),
-#'             iter_per_round = 2000, verbose = FALSE)
+#'             iter_per_round = 5000, max_rounds = 40, verbose = FALSE)
 #' print(fit)
 #' summary(fit)
 #' coef(fit)

@@ -12,21 +12,22 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // cpp_golem_nv_objective
-Rcpp::List cpp_golem_nv_objective(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::MatrixXd> B, double lambda1, double lambda2);
-RcppExport SEXP _calm_cpp_golem_nv_objective(SEXP SSEXP, SEXP BSEXP, SEXP lambda1SEXP, SEXP lambda2SEXP) {
+Rcpp::List cpp_golem_nv_objective(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::MatrixXd> B, double lambda1, double lambda2, bool equal_variances);
+RcppExport SEXP _calm_cpp_golem_nv_objective(SEXP SSEXP, SEXP BSEXP, SEXP lambda1SEXP, SEXP lambda2SEXP, SEXP equal_variancesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type S(SSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type B(BSEXP);
     Rcpp::traits::input_parameter< double >::type lambda1(lambda1SEXP);
     Rcpp::traits::input_parameter< double >::type lambda2(lambda2SEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_golem_nv_objective(S, B, lambda1, lambda2));
+    Rcpp::traits::input_parameter< bool >::type equal_variances(equal_variancesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_golem_nv_objective(S, B, lambda1, lambda2, equal_variances));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_golem_nv
-Rcpp::List cpp_golem_nv(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::MatrixXd> B_init, double lambda1, double lambda2, double lr, double iter, double trace_every, double edge_threshold, Rcpp::Nullable<Rcpp::Function> report);
-RcppExport SEXP _calm_cpp_golem_nv(SEXP SSEXP, SEXP B_initSEXP, SEXP lambda1SEXP, SEXP lambda2SEXP, SEXP lrSEXP, SEXP iterSEXP, SEXP trace_everySEXP, SEXP edge_thresholdSEXP, SEXP reportSEXP) {
+Rcpp::List cpp_golem_nv(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::MatrixXd> B_init, double lambda1, double lambda2, double lr, double iter, double trace_every, double edge_threshold, Rcpp::Nullable<Rcpp::Function> report, bool equal_variances);
+RcppExport SEXP _calm_cpp_golem_nv(SEXP SSEXP, SEXP B_initSEXP, SEXP lambda1SEXP, SEXP lambda2SEXP, SEXP lrSEXP, SEXP iterSEXP, SEXP trace_everySEXP, SEXP edge_thresholdSEXP, SEXP reportSEXP, SEXP equal_variancesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type S(SSEXP);
@@ -38,7 +39,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type trace_every(trace_everySEXP);
     Rcpp::traits::input_parameter< double >::type edge_threshold(edge_thresholdSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type report(reportSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_golem_nv(S, B_init, lambda1, lambda2, lr, iter, trace_every, edge_threshold, report));
+    Rcpp::traits::input_parameter< bool >::type equal_variances(equal_variancesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_golem_nv(S, B_init, lambda1, lambda2, lr, iter, trace_every, edge_threshold, report, equal_variances));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -261,8 +263,8 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_calm_cpp_golem_nv_objective", (DL_FUNC) &_calm_cpp_golem_nv_objective, 4},
-    {"_calm_cpp_golem_nv", (DL_FUNC) &_calm_cpp_golem_nv, 9},
+    {"_calm_cpp_golem_nv_objective", (DL_FUNC) &_calm_cpp_golem_nv_objective, 5},
+    {"_calm_cpp_golem_nv", (DL_FUNC) &_calm_cpp_golem_nv, 10},
     {"_calm_cpp_notears_objective", (DL_FUNC) &_calm_cpp_notears_objective, 5},
     {"_calm_cpp_notears_linear", (DL_FUNC) &_calm_cpp_notears_linear, 11},
     {"_calm_cpp_calm_fit", (DL_FUNC) &_calm_cpp_calm_fit, 8},

@@ -31,6 +31,7 @@ struct Block {
   int e0 = 0;
   int ne = 0;
   bool sparse = false;  // few entries: use column updates instead of products
+  bool full = false;    // every off-diagonal pair is an entry, column by column
   IVec r, c;            // local row / column of each entry
   IVec lin, lin_t;      // linear index of (r, c) and of (c, r) in an n x n matrix
   Mat S, W, T, Winv, X, R, tmp;
@@ -84,6 +85,13 @@ class Kernel final : public KernelBase {
       }
       // A product costs n^3, column updates n * ne and vectorise less well.
       bk.sparse = 4L * bk.ne < static_cast<long>(bk.n) * bk.n;
+      // Entries of a complete block in column-major order (as build_problem
+      // lays them out) are contiguous column segments.
+      bk.full = bk.ne == bk.n * (bk.n - 1);
+      for (int k = 0; bk.full && k < bk.ne; ++k) {
+        const int c = k / (bk.n - 1), i = k % (bk.n - 1);
+        bk.full = bk.c(k) == c && bk.r(k) == (i < c ? i : i + 1);
+      }
       bk.W.resize(bk.n, bk.n);
       bk.T.resize(bk.n, bk.n);
       bk.Winv.resize(bk.n, bk.n);
@@ -239,6 +247,7 @@ class Kernel final : public KernelBase {
     const int ne = bk.ne;
     const double* b = b_.data() + bk.e0;
     const int* lin = bk.lin.data();
+    if (bk.full) return score_full(bk, want_grad);
     const bool need_w = score_ == Score::likelihood || !bk.sparse;
     if (need_w) {
       bk.W.setIdentity();
@@ -282,6 +291,60 @@ class Kernel final : public KernelBase {
     return true;
   }
 
+  // score_block for a complete block, with whole-matrix operations.
+  bool score_full(Block& bk, bool want_grad) {
+    const double* b = b_.data() + bk.e0;
+    double* g = g_b_.data() + bk.e0;
+    scatter_full(bk, b, -1.0, 1.0, bk.W);
+    bk.T.noalias() = bk.S * bk.W;
+    bk.q = (bk.W.array() * bk.T.array()).colwise().sum().transpose();
+    if (!(bk.q.minCoeff() > 0.0)) return false;
+    if (score_ == Score::likelihood) {
+      bk.lu.compute(bk.W);
+      const double logdet = bk.lu.matrixLU().diagonal().array().abs().log().sum();
+      block_score_ = 0.5 * bk.q.array().log().sum() - logdet;
+      if (!std::isfinite(block_score_)) return false;
+      if (want_grad) {
+        bk.Winv = bk.lu.inverse();
+        bk.tmp = bk.Winv.transpose();
+        bk.q_inv = bk.q.cwiseInverse();
+        bk.tmp.noalias() -= bk.T * bk.q_inv.asDiagonal();
+        gather_full(bk, bk.tmp, g);
+      }
+    } else {
+      bk.q = bk.q.array().sqrt();
+      block_score_ = bk.q.sum();
+      if (want_grad) {
+        bk.q_inv = -bk.q.cwiseInverse();
+        bk.tmp.noalias() = bk.T * bk.q_inv.asDiagonal();
+        gather_full(bk, bk.tmp, g);
+      }
+    }
+    return true;
+  }
+
+  // out = I * diag + scale * (entries v at (r, c)), for a complete block.
+  static void scatter_full(const Block& bk, const double* v, double scale, double diag,
+                           Mat& out) {
+    const int n = bk.n;
+    for (int c = 0; c < n; ++c) {
+      const double* p = v + static_cast<long>(c) * (n - 1);
+      out.col(c).head(c) = scale * Eigen::Map<const Vec>(p, c);
+      out(c, c) = diag;
+      out.col(c).tail(n - 1 - c) = scale * Eigen::Map<const Vec>(p + c, n - 1 - c);
+    }
+  }
+
+  // v = the entries (r, c) of m, for a complete block.
+  static void gather_full(const Block& bk, const Mat& m, double* v) {
+    const int n = bk.n;
+    for (int c = 0; c < n; ++c) {
+      double* p = v + static_cast<long>(c) * (n - 1);
+      Eigen::Map<Vec>(p, c) = m.col(c).head(c);
+      Eigen::Map<Vec>(p + c, n - 1 - c) = m.col(c).tail(n - 1 - c);
+    }
+  }
+
   // out = in * (I + N), N holding the entries nval at (r, c).
   static void times_x(const Block& bk, const Mat& in, Mat& out, const double* nval) {
     out = in;
@@ -296,9 +359,13 @@ class Kernel final : public KernelBase {
     for (int k = 0; k < ne; ++k) nval[k] = ha[k] * inv_d_;
     const int* lin = bk.lin.data();
     const int* lin_t = bk.lin_t.data();
-    bk.X.setIdentity();
-    double* x = bk.X.data();
-    for (int k = 0; k < ne; ++k) x[lin[k]] = nval[k];
+    if (bk.full) {
+      scatter_full(bk, nval, 1.0, 1.0, bk.X);
+    } else {
+      bk.X.setIdentity();
+      double* x = bk.X.data();
+      for (int k = 0; k < ne; ++k) x[lin[k]] = nval[k];
+    }
     // R = X^p by left-to-right binary powering; products with X itself are
     // column updates when the block is sparse.
     const int p = d_ - 1;
@@ -322,6 +389,13 @@ class Kernel final : public KernelBase {
         }
         bk.R.swap(bk.tmp);
       }
+    }
+    if (bk.full) {
+      // tr(X^d) = tr(R X) = sum(R^T * X); dh/dA_rc = (R^T)_rc
+      bk.tmp = bk.R.transpose();
+      const double tr_full = (bk.tmp.array() * bk.X.array()).sum();
+      if (want_grad) gather_full(bk, bk.tmp, nval);
+      return tr_full - static_cast<double>(bk.n);
     }
     // tr(X^d) = tr(R X) = tr(R) + sum_e R_ce N_rc
     const double* rr = bk.R.data();

@@ -10,7 +10,8 @@
 namespace calm {
 
 GolemNvParts golem_nv_objective(const Eigen::MatrixXd& S, const Eigen::MatrixXd& B,
-                                double lambda1, double lambda2, Eigen::MatrixXd* grad) {
+                                double lambda1, double lambda2, Eigen::MatrixXd* grad,
+                                bool equal_variances) {
   const Eigen::Index d = B.rows();
   GolemNvParts p;
   const Eigen::MatrixXd M = Eigen::MatrixXd::Identity(d, d) - B;
@@ -21,7 +22,9 @@ GolemNvParts golem_nv_objective(const Eigen::MatrixXd& S, const Eigen::MatrixXd&
   const Eigen::MatrixXd U = lu.matrixLU();
   double logdet = 0.0;
   for (Eigen::Index i = 0; i < d; ++i) logdet += std::log(std::abs(U(i, i)));
-  p.likelihood = 0.5 * r.array().log().sum() - logdet;
+  const double rsum = r.sum();
+  p.likelihood = equal_variances ? 0.5 * static_cast<double>(d) * std::log(rsum) - logdet
+                                 : 0.5 * r.array().log().sum() - logdet;
   p.l1 = B.cwiseAbs().sum() - B.diagonal().cwiseAbs().sum();
   const Eigen::MatrixXd W = B.cwiseProduct(B);
   Eigen::MatrixXd gh;
@@ -29,9 +32,11 @@ GolemNvParts golem_nv_objective(const Eigen::MatrixXd& S, const Eigen::MatrixXd&
   p.objective = p.likelihood + lambda1 * p.l1 + lambda2 * p.h;
   if (!std::isfinite(p.objective)) p.objective = std::numeric_limits<double>::infinity();
   if (grad) {
-    // d/dB of 1/2 sum log r_i is -S (I-B) diag(1/r); of -log|det(I-B)| it is
-    // (I-B)^{-T}; of h(B*B) it is 2 B * exp(B*B)^T.
-    Eigen::MatrixXd g = -(SM * r.cwiseInverse().asDiagonal());
+    // d/dB of 1/2 sum log r_i is -S (I-B) diag(1/r) (of d/2 log sum r_i it is
+    // -d S (I-B) / sum r); of -log|det(I-B)| it is (I-B)^{-T}; of h(B*B) it
+    // is 2 B * exp(B*B)^T.
+    Eigen::MatrixXd g = equal_variances ? Eigen::MatrixXd(-(static_cast<double>(d) / rsum) * SM)
+                                        : Eigen::MatrixXd(-(SM * r.cwiseInverse().asDiagonal()));
     g += lu.inverse().transpose();
     g += lambda1 * B.unaryExpr([](double v) { return static_cast<double>((v > 0) - (v < 0)); });
     g += lambda2 * 2.0 * gh.cwiseProduct(B);
@@ -61,14 +66,14 @@ GolemNvResult golem_nv_fit(const Eigen::MatrixXd& S, const Eigen::MatrixXd& B_in
     res.trace.push_back(row);
     if (on_trace) on_trace(row);
   };
-  GolemNvParts parts = golem_nv_objective(S, B, opt.lambda1, opt.lambda2, &grad);
+  GolemNvParts parts = golem_nv_objective(S, B, opt.lambda1, opt.lambda2, &grad, opt.equal_variances);
   record(0, parts);
   long it = 0;
   while (it < opt.iter) {
     adam.step(B, grad);
     B.diagonal().setZero();
     ++it;
-    parts = golem_nv_objective(S, B, opt.lambda1, opt.lambda2, &grad);
+    parts = golem_nv_objective(S, B, opt.lambda1, opt.lambda2, &grad, opt.equal_variances);
     if (opt.trace_every > 0 && (it % opt.trace_every == 0 || it == opt.iter)) record(it, parts);
     if (it % 100 == 0 && interrupt && interrupt()) {
       res.interrupted = true;

@@ -105,9 +105,9 @@ calm::BoxSolver make_lbfgsb(int lmm, double factr, double pgtol, int maxit) {
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_golem_nv_objective(const Eigen::Map<Eigen::MatrixXd> S,
                                   const Eigen::Map<Eigen::MatrixXd> B, double lambda1,
-                                  double lambda2) {
+                                  double lambda2, bool equal_variances = false) {
   Eigen::MatrixXd grad;
-  calm::GolemNvParts p = calm::golem_nv_objective(S, B, lambda1, lambda2, &grad);
+  calm::GolemNvParts p = calm::golem_nv_objective(S, B, lambda1, lambda2, &grad, equal_variances);
   return Rcpp::List::create(Rcpp::Named("objective") = p.objective,
                             Rcpp::Named("likelihood") = p.likelihood,
                             Rcpp::Named("l1") = p.l1, Rcpp::Named("h") = p.h,
@@ -117,8 +117,10 @@ Rcpp::List cpp_golem_nv_objective(const Eigen::Map<Eigen::MatrixXd> S,
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_golem_nv(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::MatrixXd> B_init,
                         double lambda1, double lambda2, double lr, double iter,
-                        double trace_every, double edge_threshold, Rcpp::Nullable<Rcpp::Function> report) {
+                        double trace_every, double edge_threshold, Rcpp::Nullable<Rcpp::Function> report,
+                        bool equal_variances = false) {
   calm::GolemNvOptions opt;
+  opt.equal_variances = equal_variances;
   opt.lambda1 = lambda1;
   opt.lambda2 = lambda2;
   opt.lr = lr;

@@ -8,7 +8,7 @@ set -euo pipefail
 
 DEB_PKGS="r-cran-rcpp r-cran-rcppeigen r-cran-igraph r-cran-cli r-cran-future
 r-cran-future.apply r-cran-progressr r-cran-knitr r-cran-rmarkdown r-cran-roxygen2
-r-cran-withr r-cran-testthat r-bioc-graph r-bioc-rbgl r-cran-robustbase r-cran-ggm
+r-cran-withr r-cran-testthat r-cran-callr r-bioc-graph r-bioc-rbgl r-cran-robustbase r-cran-ggm
 r-cran-corpcor r-cran-fastica r-cran-abind r-cran-sfsmisc r-cran-bdsmatrix r-cran-clue
 r-cran-rcpparmadillo r-cran-bh r-cran-vcd r-cran-curl r-cran-testthat pandoc qpdf"
 
@@ -16,7 +16,7 @@ have_all_r() {
   Rscript -e 'p <- commandArgs(TRUE); q(status = as.integer(!all(vapply(p, requireNamespace, logical(1), quietly = TRUE))))' "$@" >/dev/null 2>&1
 }
 
-CORE="Rcpp RcppEigen igraph cli future future.apply progressr knitr rmarkdown roxygen2 withr testthat graph RBGL"
+CORE="Rcpp RcppEigen igraph cli future future.apply progressr knitr rmarkdown roxygen2 withr testthat callr graph RBGL"
 if ! have_all_r $CORE || ! command -v pandoc >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "== installing Debian packages"

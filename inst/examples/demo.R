@@ -7,12 +7,12 @@ library(calm)
 
 set.seed(2025)
 sem <- simulate_sem(d = 20, k = 1, n = 1000)
-cat("Simulated:", format(sem$dag), "\n")
+cat("Simulated problem:\n")
 print(sem)
 
 fit <- calm(sem$x, verbose = interactive())
 cat("\nLearned graph:\n")
-print(fit)
+print(summary(fit))
 
 cat("\nComparison with the true DAG (SHD of CPDAG, skeleton precision / recall):\n")
 rows <- list(calm = compare_graphs(fit, sem$B))

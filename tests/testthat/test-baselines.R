@@ -24,6 +24,29 @@ test_that("the GOLEM-NV gradient matches finite differences", {
   expect_equal(diag(g), rep(0, 5))
 })
 
+test_that("the GOLEM-EV gradient matches finite differences", {
+  set.seed(8)
+  sem <- simulate_sem(4, k = 1)
+  B <- matrix(stats::runif(16, -0.3, 0.3), 4)
+  diag(B) <- 0
+  f <- function(b) calm:::cpp_golem_nv_objective(sem$sigma, matrix(b, 4), 2e-2, 5, TRUE)$objective
+  g <- calm:::cpp_golem_nv_objective(sem$sigma, B, 2e-2, 5, TRUE)$gradient
+  num <- matrix(fd_gradient(f, as.vector(B)), 4)
+  diag(num) <- 0
+  expect_equal(g, num, tolerance = 1e-6)
+  # with equal noise variances the EV likelihood at the truth is d/2 log(sum omega)
+  sem1 <- simulate_sem(4, k = 1, noise_var = rep(2, 4))
+  obj <- calm:::cpp_golem_nv_objective(sem1$sigma, sem1$B, 0, 0, TRUE)
+  expect_equal(obj$likelihood, 2 * log(8), tolerance = 1e-10)
+})
+
+test_that("golem_nv(init = \"ev\") starts from the GOLEM-EV solution", {
+  sigma <- matrix(c(1, 0.6, 0.6, 1), 2)
+  fit <- golem_nv(cov = sigma, iter = 2000, init = "ev")
+  expect_identical(fit$settings$init, "ev")
+  expect_equal(sum(fit$amat), 1)
+})
+
 test_that("the GOLEM-NV likelihood at the true DAG is half the log noise variances", {
   set.seed(2)
   sem <- simulate_sem(6, k = 1)
@@ -115,7 +138,8 @@ test_that("pc_pcalg() and ges_pcalg() orient a v-structure and return CPDAG fits
   B["A", "C"] <- 1
   B["B", "C"] <- -0.8
   sigma <- population_cov(B, c(1, 1, 1))
-  for (fit in list(pc_pcalg(cov = sigma), ges_pcalg(cov = sigma))) {
+  for (fit in list(pc_pcalg(cov = sigma), ges_pcalg(cov = sigma),
+                   ges_pcalg(cov = sigma, penalty_discount = 2))) {
     expect_s3_class(fit, "calm_fit")
     expect_equal(fit$amat, (B != 0) + 0)
     expect_equal(shd_cpdag(fit, B), 0)

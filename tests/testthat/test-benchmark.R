@@ -34,14 +34,21 @@ test_that("seeds depend on the graph family and replicate, not on the grid", {
 test_that("user functions and failing methods are handled", {
   truth_fn <- function(cov, n, standardize, sem) sem$B
   failing <- function(cov, n, standardize, sem) stop("boom")
-  res <- benchmark_methods(list(oracle = truth_fn, broken = failing, notears = "notears"),
+  noisy <- function(cov, n, standardize, sem) {
+    warning("careful")
+    sem$B
+  }
+  res <- benchmark_methods(list(oracle = truth_fn, broken = failing, notears = "notears",
+                                noisy = noisy),
                            data.frame(d = 5), reps = 2)
+  expect_true(all(res$warning[res$method == "noisy"] == "careful"))
+  expect_true(all(is.na(res$warning[res$method == "oracle"])))
   expect_true(all(res$shd[res$method == "oracle"] == 0))
   expect_true(all(res$error[res$method == "broken"] == "boom"))
   expect_true(all(is.na(res$shd[res$method == "broken"])))
   tab <- format_table(res)
-  expect_equal(tab$method, c("oracle", "broken", "notears"))
-  expect_equal(tab$failed, c(0L, 2L, 0L), ignore_attr = TRUE)
+  expect_equal(tab$method, c("oracle", "broken", "notears", "noisy"))
+  expect_equal(tab$failed, c(0L, 2L, 0L, 0L), ignore_attr = TRUE)
 })
 
 test_that("the calm variants are dispatched to calm() by name", {
