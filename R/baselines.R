@@ -63,7 +63,7 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, lambda1
                      init = c("zero", "ev"), B_init = NULL, trace_every = 1000,
                      verbose = FALSE) {
   call <- match.call()
-  init <- match.arg(init)
+  init <- match_choice(init, c("zero", "ev"), "init", environment())
   check_flag(standardize)
   check_number(lambda1, lower = 0)
   check_number(lambda2, lower = 0)
@@ -90,6 +90,12 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, lambda1
   }
   res <- cpp_golem_nv(r$sigma, B_init, lambda1, lambda2, lr, iter, trace_every, threshold,
                       reporter("GOLEM-NV"), FALSE)
+  if (!all(is.finite(res$B))) {
+    # Adam diverged (too large a step): no graph can be read from NaN weights.
+    cli::cli_abort(c("GOLEM-NV diverged: its weights are no longer finite.",
+                     i = "Use a smaller {.arg lr} (now {lr}) or another {.arg B_init}."),
+                   class = c("calm_error_diverged", "calm_error"), call = environment())
+  }
   post <- threshold_acyclic(set_node_names(res$B, r$names), threshold)
   elapsed <- proc.time()[["elapsed"]] - t0
   tr <- res$trace
@@ -249,7 +255,16 @@ pc_pcalg <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01, standardize =
   check_number(alpha, lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE)
   check_flag(standardize)
   check_number(n_inf, lower = 4, upper = .Machine$integer.max)
+  check_pcalg_dots(list(...), pcalg::pc, "pc", c("suffStat", "indepTest", "alpha", "labels"))
   r <- resolve_covariance(x, cov, n, standardize = FALSE)
+  if (is.finite(r$n) && r$n <= 3) {
+    # Fisher's z needs n - |S| - 3 > 0: with n <= 3 every test would say
+    # "independent" and PC would return an empty graph whatever the data.
+    size <- if (is.null(x)) paste("=", r$n, "is") else paste("has", r$n, "rows,")
+    abort_arg(if (is.null(x)) "n" else "x",
+              "{size} too few for PC's Fisher-z tests (n > 3 is needed).",
+              call = environment())
+  }
   n_used <- if (is.finite(r$n)) r$n else n_inf
   t0 <- proc.time()[["elapsed"]]
   fit <- pcalg::pc(suffStat = list(C = stats::cov2cor(r$sigma), n = n_used),
@@ -271,11 +286,12 @@ ges_pcalg <- function(x = NULL, cov = NULL, n = NULL, lambda = NULL, penalty_dis
   check_flag(standardize)
   check_number(penalty_discount, lower = 0, lower_open = TRUE)
   check_number(n_inf, lower = 4, upper = .Machine$integer.max)
+  check_pcalg_dots(list(...), pcalg::ges, "ges", "score")
   r <- resolve_covariance(x, cov, n, standardize = FALSE)
   n_used <- if (is.finite(r$n)) r$n else n_inf
-  if (n_used > .Machine$integer.max) {
-    abort_arg("n", "must be at most {.Machine$integer.max} for pcalg's GES score.",
-              call = environment())
+  int_max <- .Machine$integer.max
+  if (n_used > int_max) {
+    abort_arg("n", "must be at most {int_max} for pcalg's GES score.", call = environment())
   }
   if (is.null(lambda)) lambda <- penalty_discount * log(n_used) / 2
   check_number(lambda, lower = 0)
@@ -314,6 +330,27 @@ gauss_score_from_cov <- function(sigma, n, lambda) {
   pp$total.data.count <- as.integer(n)
   score$pp.dat <- pp
   score
+}
+
+# Arguments passed on to a pcalg function through `...`: named, known to it,
+# and not among those the wrapper sets itself (pcalg's own error would not
+# say which argument it means).
+check_pcalg_dots <- function(dots, fun, fun_name, reserved, call = parent.frame()) {
+  if (length(dots) == 0L) return(invisible(TRUE))
+  nm <- names(dots)
+  if (is.null(nm) || any(nm == "")) {
+    abort_arg("...", "must hold named arguments of {.fn pcalg::{fun_name}}.", call = call)
+  }
+  taken <- intersect(nm, reserved)
+  if (length(taken)) {
+    abort_arg(taken[1], "is set by this function; it cannot be passed to {.fn pcalg::{fun_name}} in {.arg ...}.",
+              call = call)
+  }
+  unknown <- setdiff(nm, setdiff(names(formals(fun)), "..."))
+  if (length(unknown)) {
+    abort_arg(unknown[1], "is not an argument of {.fn pcalg::{fun_name}}.", call = call)
+  }
+  invisible(TRUE)
 }
 
 # Shared post-processing of the continuous baselines: drop |w| <= threshold,

@@ -107,7 +107,7 @@ benchmark_methods <- function(methods, settings, reps = 10, seed = 1, method_arg
   settings <- settings_arg(settings)
   reps <- check_count(reps, min = 1)
   seed <- check_count(seed, max = .Machine$integer.max)
-  moral <- match.arg(moral)
+  moral <- match_choice(moral, c("default", "true"), "moral", environment())
   check_flag(keep_fits)
   if (!is.list(method_args) || (length(method_args) && (is.null(names(method_args)) ||
       !all(names(method_args) %in% names(methods))))) {
@@ -168,7 +168,10 @@ benchmark_one <- function(method, name, s, rep, base_seed, args, moral, keep_fit
     elapsed <- proc.time()[["elapsed"]] - t0
   })
   metrics <- if (is.na(err)) {
-    compare_graphs(fit, sem$B)
+    tryCatch(compare_graphs(fit, sem$B), calm_error_argument = function(e) {
+      abort_arg("methods", "has method {.val {name}}, whose result cannot be compared with the true graph: {conditionMessage(e)}",
+                call = NULL)
+    })
   } else {
     data.frame(shd = NA_integer_, precision = NA_real_, recall = NA_real_, f1 = NA_real_,
                n_est = NA_integer_, n_true = as.integer(sum(sem$B != 0)))
@@ -303,11 +306,21 @@ settings_arg <- function(settings, call = parent.frame()) {
 format_table <- function(x, metrics = c("shd", "precision", "recall"),
                          digits = c(shd = 1, precision = 2, recall = 2, f1 = 2, time = 1),
                          pm = " \u00b1 ") {
+  known <- c("shd", "precision", "recall", "f1", "time")
+  if (!is.character(metrics) || length(metrics) == 0L || anyNA(metrics) ||
+      !all(metrics %in% known)) {
+    abort_arg("metrics", "must name metrics among {.val {known}}.", call = environment())
+  }
+  metrics <- unique(metrics)
+  if (!is.numeric(digits) || is.null(names(digits)) || anyNA(digits) || any(digits < 0) ||
+      any(digits != round(digits))) {
+    abort_arg("digits", "must be a named vector of whole numbers >= 0, e.g. {.code c(shd = 1)}.",
+              call = environment())
+  }
   needed <- c("method", "d", "k", "n", "standardized", "rep", metrics)
   if (!is.data.frame(x) || !all(needed %in% names(x))) {
     abort_arg("x", "must be the result of {.fn benchmark_methods}.", call = environment())
   }
-  metrics <- match.arg(metrics, c("shd", "precision", "recall", "f1", "time"), several.ok = TRUE)
   if (!is.character(pm) || length(pm) != 1L) abort_arg("pm", "must be a single string.",
                                                        call = environment())
   if (!"graph" %in% names(x)) x$graph <- "er"

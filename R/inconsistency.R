@@ -127,7 +127,7 @@ l1_inconsistency <- function(n_graphs = 1000, d = 8, k = 1, edges = c("exact", "
   n_graphs <- check_count(n_graphs, "n_graphs", min = 1)
   d <- check_count(d, "d", min = 2, max = 10)
   check_number(k, "k", lower = 0, lower_open = TRUE)
-  edges <- match.arg(edges)
+  edges <- match_choice(edges, c("exact", "expected"), "edges", environment())
   check_number(zero_tol, "zero_tol", lower = 0)
   if (!is.null(seed)) seed <- check_count(seed, "seed", max = .Machine$integer.max)
   run <- function() {

@@ -131,6 +131,11 @@ check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.fram
   if (!all(is.finite(r)) || max(abs(r - t(r))) > 1e-8) {
     abort_arg(arg, "must be symmetric.", call = call)
   }
+  nm <- node_names(x)
+  if (anyDuplicated(nm)) {
+    abort_arg(arg, "must have distinct variable names; {.val {unique(nm[duplicated(nm)])}} {?is/are} repeated.",
+              call = call)
+  }
   x <- (x + t(x)) / 2
   ev <- eigen((r + t(r)) / 2, symmetric = TRUE, only.values = TRUE)$values
   if (min(ev) <= max(ev) * 1e-12) {

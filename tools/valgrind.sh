@@ -57,8 +57,8 @@ if [ -z "$lib" ]; then
   fi
 fi
 
-# A small fit with a short schedule (calm() when the package has it),
-# the moral graph estimators and the graph algorithms.
+# A small fit with a short schedule (calm() when the package has it), the
+# baselines, the moral graph estimators and the graph algorithms.
 cat >"$work/small.R" <<'EOF'
 library(calm)
 set.seed(1)
@@ -73,6 +73,15 @@ if (exists("calm", envir = asNamespace("calm"), inherits = FALSE)) {
   fit_soft <- calm(cov = sem$sigma, moral = "none", constraint = "soft",
                    soft_iter = 300, verbose = FALSE)
   print(compare_graphs(fit, sem$B))
+}
+# the baselines and the order search, through their Rcpp glue (which the
+# sanitizer drivers do not cover: notears_linear() calls R's L-BFGS-B)
+if (exists("golem_nv", envir = asNamespace("calm"), inherits = FALSE)) {
+  g <- golem_nv(sem$x, iter = 500, trace_every = 100)
+  nt <- suppressWarnings(notears_linear(cov = sem$sigma, max_iter = 3))
+  l1 <- l1_inconsistency(n_graphs = 2, d = 5, seed = 1)
+  rd <- regression_dag(sem$sigma, rev(seq_len(12)))
+  print(l1$summary)
 }
 cp <- dag_to_cpdag(sem$B)
 print(shd_cpdag(cp, sem$B))

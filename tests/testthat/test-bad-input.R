@@ -55,6 +55,19 @@ local(envir = fx, {
   moral_dir <- A                       # a DAG, not a moral graph
   moral_cyc <- A * 0
   moral_cyc[1, 2] <- moral_cyc[2, 3] <- moral_cyc[3, 1] <- 1
+  golem_ref <- golem_nv(x, iter = 2000)
+  notears_ref <- notears_linear(x)
+  # NOTEARS ends at a penalty of about 1e13, where L-BFGS-B (factr 1e7)
+  # resolves the weights only to about 1e-2: inputs equal up to rounding
+  # (a rescaled data set) can move a weight across the 0.1 threshold. Its
+  # scale checks therefore compare the weights, not the thresholded graph.
+  near_notears <- function(f) {
+    inherits(f, "calm_fit") && is_dag(f) &&
+      max(abs(f$W_unthresholded - notears_ref$W_unthresholded)) < 0.02
+  }
+  mini_bench <- benchmark_methods("golem_nv", data.frame(d = 4), reps = 2,
+                                  method_args = list(golem_nv = list(iter = 200)))
+  l1_small <- l1_inconsistency(n_graphs = 2, d = 3, seed = 1)
 })
 
 bad_input_cases <- list()
@@ -445,6 +458,174 @@ err("print.summary.calm_fit", "max_edges", print(summary(calm_ref), max_edges = 
 ok("print.summary.calm_fit", capture.output(print(summary(calm_ref), max_edges = Inf)),
    function(out) length(out) > 5)
 ok("print.calm_fit", capture.output(print(fit)), function(out) length(out) > 1)
+
+# ---- baselines -------------------------------------------------------------------
+for (f in c("golem_nv", "notears_linear", "pc_pcalg", "ges_pcalg")) {
+  needs <- if (f %in% c("pc_pcalg", "ges_pcalg")) "pcalg" else NULL
+  data_cases <- list(
+    x = quote(NULL), x = quote("a"), x = quote(with_na(x)), x = quote(with_na(x, v = Inf)),
+    x = quote(x[, 1, drop = FALSE]), x = quote(const_x), x = quote(dup_x), x = quote(x[1:5, ]),
+    x = quote(`colnames<-`(x, rep("a", 6))), cov = quote(asym), cov = quote(singular),
+    cov = quote(not_pd), cov = quote(S[, 1:3])
+  )
+  for (i in seq_along(data_cases)) {
+    arg <- names(data_cases)[i]
+    cl <- if (arg == "x") list(as.name(f), data_cases[[i]]) else list(as.name(f), cov = data_cases[[i]])
+    if (identical(data_cases[[i]], quote(NULL))) cl <- list(as.name(f))
+    add_case(f, "error", as.call(cl), arg = arg, needs = needs)
+  }
+  add_case(f, "error", as.call(list(as.name(f), quote(x), cov = quote(S))), arg = "cov", needs = needs)
+  add_case(f, "error", as.call(list(as.name(f), quote(x), n = 10)), arg = "n", needs = needs)
+  add_case(f, "error", as.call(list(as.name(f), cov = quote(S), n = 1)), arg = "n", needs = needs)
+  add_case(f, "error", as.call(list(as.name(f), quote(x), standardize = NA)), arg = "standardize",
+           needs = needs)
+}
+err("golem_nv", "lambda1", golem_nv(x, lambda1 = -1))
+err("golem_nv", "lambda2", golem_nv(x, lambda2 = NA))
+err("golem_nv", "threshold", golem_nv(x, threshold = -0.1))
+err("golem_nv", "iter", golem_nv(x, iter = 0))
+err("golem_nv", "iter", golem_nv(x, iter = 1e10))
+err("golem_nv", "lr", golem_nv(x, lr = 0))
+err("golem_nv", "lr", golem_nv(x, lr = Inf))
+err("golem_nv", "lr", golem_nv(x, lr = 1e10, iter = 300))   # diverges
+err("golem_nv", "B_init", golem_nv(x, B_init = diag(3)))
+err("golem_nv", "B_init", golem_nv(x, B_init = matrix(NA, 6, 6)))
+err("golem_nv", "B_init", golem_nv(x, B_init = "zero"))
+err("golem_nv", "trace_every", golem_nv(x, trace_every = 0))
+err("golem_nv", "init", golem_nv(x, init = "random"))
+err("golem_nv", "init", golem_nv(x, init = NA))
+ok("golem_nv", golem_nv(x, iter = 300, init = "ev"), fit_ok)
+err("golem_nv", "verbose", golem_nv(x, verbose = NA))
+ok("golem_nv", golem_nv(x * 1e8, iter = 2000), function(f) same_fit_graph(f, golem_ref))
+ok("golem_nv", golem_nv(x * 1e-8, iter = 2000), function(f) same_fit_graph(f, golem_ref))
+ok("golem_nv", golem_nv(x * 1e-8, iter = 2000, standardize = FALSE),
+   function(f) fit_ok(f) && all(diag(f$B_unthresholded) == 0))
+ok("golem_nv", golem_nv(x, iter = 300, B_init = matrix(1, 6, 6)), fit_ok)
+err("notears_linear", "lambda1", notears_linear(x, lambda1 = -1))
+err("notears_linear", "threshold", notears_linear(x, threshold = NA))
+err("notears_linear", "max_iter", notears_linear(x, max_iter = 0))
+err("notears_linear", "h_tol", notears_linear(x, h_tol = -1))
+err("notears_linear", "rho_max", notears_linear(x, rho_max = 0))
+err("notears_linear", "lbfgsb", notears_linear(x, lbfgsb = "fast"))
+err("notears_linear", "lbfgsb", notears_linear(x, lbfgsb = list(foo = 1)))
+err("notears_linear", "lbfgsb", notears_linear(x, lbfgsb = list(1)))
+err("notears_linear", "lbfgsb$lmm", notears_linear(x, lbfgsb = list(lmm = 0)))
+err("notears_linear", "lbfgsb$factr", notears_linear(x, lbfgsb = list(factr = -1)))
+err("notears_linear", "lbfgsb$maxit", notears_linear(x, lbfgsb = list(maxit = 1.5)))
+ok("notears_linear", notears_linear(x * 1e8), near_notears)
+ok("notears_linear", notears_linear(x * 1e-8), near_notears)
+warn("notears_linear", "NOTEARS stopped with h", notears_linear(x, max_iter = 2), fit_ok)
+err("pc_pcalg", "alpha", pc_pcalg(x, alpha = 0), needs = "pcalg")
+err("pc_pcalg", "alpha", pc_pcalg(x, alpha = c(0.01, 0.05)), needs = "pcalg")
+err("pc_pcalg", "n_inf", pc_pcalg(cov = S, n_inf = 1), needs = "pcalg")
+err("pc_pcalg", "n_inf", pc_pcalg(cov = S, n_inf = 1e20), needs = "pcalg")
+err("pc_pcalg", "n", pc_pcalg(cov = S, n = 3), needs = "pcalg")
+err("pc_pcalg", "x", pc_pcalg(x[1:3, 1:2]), needs = "pcalg")
+err("pc_pcalg", "foo", pc_pcalg(x, foo = 1), needs = "pcalg")
+err("pc_pcalg", "indepTest", pc_pcalg(x, indepTest = pcalg::binCItest), needs = "pcalg")
+err("ges_pcalg", "lambda", ges_pcalg(x, lambda = -1), needs = "pcalg")
+err("ges_pcalg", "n_inf", ges_pcalg(cov = S, n_inf = 0), needs = "pcalg")
+err("ges_pcalg", "n", ges_pcalg(cov = S, n = 1e10), needs = "pcalg")
+err("ges_pcalg", "foo", ges_pcalg(x, foo = 1), needs = "pcalg")
+err("ges_pcalg", "score", ges_pcalg(x, score = NULL), needs = "pcalg")
+for (f in c("pc_pcalg", "ges_pcalg")) {
+  for (scale in c(1e8, 1e-8)) {
+    ok_call <- as.call(list(as.name(f), call("*", quote(x), scale)))
+    ref_call <- as.call(list(as.name(f), quote(x)))
+    add_case(f, "result", ok_call, needs = "pcalg",
+             check = eval(call("function", as.pairlist(alist(fit = )),
+                               call("identical", quote(fit$amat), call("$", ref_call, quote(amat)))),
+                          fx))
+  }
+}
+
+# ---- experiments -------------------------------------------------------------------
+err("regression_dag", "sigma", regression_dag("a"))
+err("regression_dag", "sigma", regression_dag(singular))
+err("regression_dag", "sigma", regression_dag(asym))
+err("regression_dag", "sigma", regression_dag(S[, 1:3]))
+err("regression_dag", "order", regression_dag(S, order = 1:3))
+err("regression_dag", "order", regression_dag(S, order = c(1, 1:5)))
+err("regression_dag", "order", regression_dag(S, order = c(NA, 2:6)))
+err("regression_dag", "order", regression_dag(S, order = c(1.5, 2:6)))
+err("regression_dag", "order", regression_dag(S, order = letters[1:6]))
+ok("regression_dag", regression_dag(S * 1e8),
+   function(r) isTRUE(all.equal(r$B, regression_dag(S)$B)) &&
+     isTRUE(all.equal(r$omega, regression_dag(S)$omega * 1e8)))
+ok("regression_dag", regression_dag(S * outer(mixed_scale, mixed_scale)),
+   function(r) isTRUE(all.equal(r$B * outer(mixed_scale, 1 / mixed_scale), regression_dag(S)$B)))
+err("l1_inconsistency", "n_graphs", l1_inconsistency(n_graphs = 0))
+err("l1_inconsistency", "n_graphs", l1_inconsistency(n_graphs = 1e10))
+err("l1_inconsistency", "d", l1_inconsistency(n_graphs = 1, d = 1))
+err("l1_inconsistency", "d", l1_inconsistency(n_graphs = 1, d = 11))
+err("l1_inconsistency", "k", l1_inconsistency(n_graphs = 1, d = 4, k = 0))
+err("l1_inconsistency", "k", l1_inconsistency(n_graphs = 1, d = 4, k = 10))
+err("l1_inconsistency", "edges", l1_inconsistency(n_graphs = 1, d = 4, edges = "all"))
+err("l1_inconsistency", "zero_tol", l1_inconsistency(n_graphs = 1, d = 4, zero_tol = -1))
+err("l1_inconsistency", "seed", l1_inconsistency(n_graphs = 1, d = 4, seed = -1))
+err("l1_inconsistency", "seed", l1_inconsistency(n_graphs = 1, d = 4, seed = "a"))
+err("l1_inconsistency", "noise_ratio", l1_inconsistency(n_graphs = 1, d = 4, noise_ratio = 0))
+err("l1_inconsistency", "weight_range",
+    l1_inconsistency(n_graphs = 1, d = 4, weight_range = c(-1, 1)))
+ok("l1_inconsistency", l1_inconsistency(n_graphs = 1, d = 2, k = 0.5, seed = 1),
+   function(r) r$per_graph$n_orders == 2)
+ok("print.calm_l1_inconsistency", capture.output(print(l1_small)), function(out) length(out) > 3)
+err("benchmark_methods", "methods", benchmark_methods("foo", data.frame(d = 4), reps = 1))
+err("benchmark_methods", "methods", benchmark_methods(character(), data.frame(d = 4), reps = 1))
+err("benchmark_methods", "methods", benchmark_methods(NA_character_, data.frame(d = 4), reps = 1))
+err("benchmark_methods", "methods",
+    benchmark_methods(c("golem_nv", "golem_nv"), data.frame(d = 4), reps = 1))
+err("benchmark_methods", "methods", benchmark_methods(1, data.frame(d = 4), reps = 1))
+err("benchmark_methods", "methods",
+    benchmark_methods(list(junk = function(...) "a"), data.frame(d = 4), reps = 1))
+err("benchmark_methods", "settings", benchmark_methods("notears", "d = 4", reps = 1))
+err("benchmark_methods", "settings", benchmark_methods("notears", data.frame(d = 1), reps = 1))
+err("benchmark_methods", "settings", benchmark_methods("notears", data.frame(d = NA), reps = 1))
+err("benchmark_methods", "settings", benchmark_methods("notears", data.frame(d = 2.5), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = 4, k = 5), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = 4, n = 1), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = 4, n = -Inf), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = 4, standardized = NA), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = 4, graph = "sf"), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = 4, edges = "all"), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = integer()), reps = 1))
+err("benchmark_methods", "reps", benchmark_methods("notears", data.frame(d = 4), reps = 0))
+err("benchmark_methods", "seed", benchmark_methods("notears", data.frame(d = 4), seed = -1))
+err("benchmark_methods", "moral", benchmark_methods("notears", data.frame(d = 4), moral = "x"))
+err("benchmark_methods", "keep_fits",
+    benchmark_methods("notears", data.frame(d = 4), keep_fits = NA))
+err("benchmark_methods", "method_args",
+    benchmark_methods("notears", data.frame(d = 4), method_args = list(golem = list())))
+err("benchmark_methods", "method_args",
+    benchmark_methods("notears", data.frame(d = 4), method_args = list(list())))
+# documented: a method's own error is recorded in `error`, not raised
+ok("benchmark_methods",
+   benchmark_methods("notears", data.frame(d = 4), reps = 1,
+                     method_args = list(notears = list(lambda1 = -1))),
+   function(r) grepl("lambda1", r$error) && is.na(r$shd))
+ok("benchmark_methods",
+   benchmark_methods(list(boom = function(...) stop("boom")), data.frame(d = 4), reps = 1),
+   function(r) identical(r$error, "boom"))
+err("format_table", "x", format_table("a"))
+err("format_table", "x", format_table(mini_bench[, c("method", "shd")]))
+err("format_table", "metrics", format_table(mini_bench, metrics = "accuracy"))
+err("format_table", "metrics", format_table(mini_bench, metrics = NA))
+err("format_table", "metrics", format_table(mini_bench, metrics = character()))
+err("format_table", "digits", format_table(mini_bench, digits = "a"))
+err("format_table", "digits", format_table(mini_bench, digits = c(shd = -1)))
+err("format_table", "digits", format_table(mini_bench, digits = 2))
+err("format_table", "pm", format_table(mini_bench, pm = 1))
+ok("format_table", format_table(transform(mini_bench, error = "failed")),
+   function(tab) all(tab$failed == 2))
+ok("format_table", format_table(mini_bench[0, ]), is.data.frame)
+ok("print.calm_benchmark", capture.output(print(mini_bench)), function(out) length(out) > 3)
 
 # ---- the checks themselves --------------------------------------------------------
 
