@@ -109,9 +109,9 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   env <- environment()
   if (missing(x)) x <- NULL
   check_flag(standardize, "standardize", call = env)
-  gate <- check_choice(gate, c("gumbel", "stg", "tanh"), "gate", call = env)
-  constraint <- check_choice(constraint, c("hard", "soft"), "constraint", call = env)
-  score <- check_choice(score, c("likelihood", "colide"), "score", call = env)
+  gate <- match_choice(gate, c("gumbel", "stg", "tanh"), "gate", call = env)
+  constraint <- match_choice(constraint, c("hard", "soft"), "constraint", call = env)
+  score <- match_choice(score, c("likelihood", "colide"), "score", call = env)
   restarts <- check_count(restarts, "restarts", min = 1, max = 1e6, call = env)
   check_flag(verbose, "verbose", call = env)
   ctrl <- resolve_control(control, list(...), call = env)
@@ -157,7 +157,7 @@ resolve_moral <- function(moral, sigma, n, call = parent.frame()) {
   d <- length(nm)
   if (is.null(moral)) moral <- if (is.finite(n)) "iamb" else "precision"
   if (is.character(moral)) {
-    source <- check_choice(moral, c("iamb", "precision", "none"), "moral", call = call)
+    source <- match_choice(moral, c("iamb", "precision", "none"), "moral", call = call)
     if (source == "none") {
       mask <- matrix(1, d, d) - diag(d)
     } else {

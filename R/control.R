@@ -84,7 +84,7 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
     tanh_c = check_number(tanh_c, "tanh_c", lower = 0, lower_open = TRUE, call = call),
     weight_threshold = check_number(weight_threshold, "weight_threshold", lower = 0,
                                     call = call),
-    acyclicity = check_choice(acyclicity, c("poly", "exp"), "acyclicity", call = call),
+    acyclicity = match_choice(acyclicity, c("poly", "exp"), "acyclicity", call = call),
     simd = check_flag(simd, "simd", call = call)
   )
   structure(ctrl, class = "calm_control")
@@ -136,17 +136,6 @@ resolve_control <- function(control, dots, call = parent.frame()) {
                      class = c("calm_error_argument", "calm_error"), call = call)
     }
   )
-}
-
-# One of a fixed set of strings; the first element of `x` when `x` is the
-# full default vector (as match.arg does).
-check_choice <- function(x, choices, arg = deparse(substitute(x)), call = parent.frame()) {
-  if (identical(x, choices)) return(choices[[1]])
-  if (!is.character(x) || length(x) != 1L || is.na(x) || !(x %in% choices)) {
-    abort_arg(arg, "must be one of {.or {.val {choices}}}, not {.obj_type_friendly {x}}{if (is.character(x) && length(x) == 1L) paste0(' ', encodeString(x, quote = '\"')) else ''}.",
-              call = call)
-  }
-  x
 }
 
 check_dots_empty <- function(..., fn, call = parent.frame()) {

@@ -104,7 +104,7 @@ print.summary.calm_fit <- function(x, max_edges = 30, ...) {
 #' @rdname calm_fit-methods
 #' @export
 coef.calm_fit <- function(object, type = c("refit", "raw"), ...) {
-  type <- check_choice(type, c("refit", "raw"), "type", call = environment())
+  type <- match_choice(type, c("refit", "raw"), "type", call = environment())
   m <- if (type == "refit") object$B else object$B_raw
   if (is.null(m)) {
     abort_arg("type", "is {.val {type}} but this {.val {object$method}} fit has no such weights.",
