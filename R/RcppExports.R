@@ -17,8 +17,8 @@ cpp_notears_linear <- function(S, lambda1, max_iter, h_tol, rho_max, edge_thresh
     .Call(`_calm_cpp_notears_linear`, S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, report)
 }
 
-cpp_calm_fit <- function(sigma, mask, control, gate, score, constraint, seed, progress) {
-    .Call(`_calm_cpp_calm_fit`, sigma, mask, control, gate, score, constraint, seed, progress)
+cpp_calm_fit <- function(sigma, mask, control, gate, score, constraint, seed, progress, record_checks = FALSE) {
+    .Call(`_calm_cpp_calm_fit`, sigma, mask, control, gate, score, constraint, seed, progress, record_checks)
 }
 
 cpp_calm_objective <- function(sigma, mask, theta, weight, noise, control, gate, score, coef, quadratic) {

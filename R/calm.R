@@ -71,15 +71,17 @@
 #'   [future.apply::future_lapply()], so `future::plan()` decides where
 #'   (sequentially by default); results do not depend on the plan. Progress
 #'   over restarts is signalled with progressr.
-#' @param verbose Show a progress bar over the rounds (with the time left if
-#'   all `max_rounds` rounds were needed), for `restarts = 1`.
+#' @param verbose Show a progress bar for each round (its number, `rho`,
+#'   `h` after the previous round and the share of the round's steps done),
+#'   for `restarts = 1`.
 #' @param ... Control parameters overriding those in `control`, e.g.
 #'   `calm(x, iter_per_round = 5000)`.
 #' @return An object of class `calm_fit`: a list with the learned DAG
 #'   (`amat`, 0/1; `dag`, igraph with weights), its CPDAG (`cpdag`,
 #'   `cpdag_amat`), weights `B` (least-squares refit) and `B_raw` (`A * P`),
 #'   noise variances `omega`, the per-round `trace` (round, rho, h at the
-#'   deterministic gate, objective, number of edges, elapsed seconds),
+#'   deterministic gate, objective, number of edges, Adam steps run in the
+#'   round, elapsed seconds),
 #'   `removed` (edges dropped to make the graph acyclic), `converged`,
 #'   `settings`, `time` (seconds), and `seed` (the integer seed of the
 #'   returned restart), `moral` (the moral graph used, igraph), `gate`,
@@ -232,20 +234,23 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
   nm <- colnames(sigma)
   progress <- NULL
   if (verbose) {
-    total <- if (constraint == "hard") ctrl$max_rounds * ctrl$iter_per_round else ctrl$soft_iter
+    # One bar per round (rounds can end early, so no estimate of the time
+    # left for the whole schedule is honest): round, rho, h after the last
+    # round, and the steps of this round.
+    total <- if (constraint == "hard") ctrl$iter_per_round else ctrl$soft_iter
     cur_round <- 1L
     cur_h <- NA_real_
-    max_rounds <- if (constraint == "hard") ctrl$max_rounds else 1L
+    cur_rho <- ctrl$rho_init
     pb <- cli::cli_progress_bar(
       total = total, clear = TRUE,
-      # the time left is for all max_rounds rounds: an upper bound
-      format = paste0("round {cur_round}/{max_rounds}, h {signif(cur_h, 2)} ",
-                      "{cli::pb_bar} {cli::pb_percent} | at most {cli::pb_eta}")
+      format = paste0("round {cur_round}, rho {signif(cur_rho, 2)}, h {signif(cur_h, 2)} ",
+                      "{cli::pb_bar} {cli::pb_percent} of the round")
     )
     progress <- function(round, iter, iter_total, rho, h) {
       cur_round <<- round
       cur_h <<- h
-      cli::cli_progress_update(id = pb, set = (round - 1) * iter_total + iter)
+      cur_rho <<- rho
+      cli::cli_progress_update(id = pb, set = iter)
     }
   }
   t0 <- proc.time()[["elapsed"]]
@@ -271,7 +276,7 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
     seed = seed, amat = edges, B_raw = B_raw * edges, gate_values = named(r$gate_values),
     trace = data.frame(round = r$trace$round, rho = r$trace$rho, h = r$trace$h,
                        objective = r$trace$objective, edges = r$trace$edges,
-                       seconds = r$trace$seconds),
+                       steps = r$trace$steps, seconds = r$trace$seconds),
     converged = r$converged, h = r$h, removed = removed, skipped = r$skipped,
     final_objective = final_score + ctrl$lambda1 * sum(edges), isa = r$isa,
     seconds = seconds

@@ -79,8 +79,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_calm_fit
-Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma, const Eigen::Map<Eigen::MatrixXd> mask, const Rcpp::List control, const std::string gate, const std::string score, const std::string constraint, const double seed, const Rcpp::Nullable<Rcpp::Function> progress);
-RcppExport SEXP _calm_cpp_calm_fit(SEXP sigmaSEXP, SEXP maskSEXP, SEXP controlSEXP, SEXP gateSEXP, SEXP scoreSEXP, SEXP constraintSEXP, SEXP seedSEXP, SEXP progressSEXP) {
+Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma, const Eigen::Map<Eigen::MatrixXd> mask, const Rcpp::List control, const std::string gate, const std::string score, const std::string constraint, const double seed, const Rcpp::Nullable<Rcpp::Function> progress, const bool record_checks);
+RcppExport SEXP _calm_cpp_calm_fit(SEXP sigmaSEXP, SEXP maskSEXP, SEXP controlSEXP, SEXP gateSEXP, SEXP scoreSEXP, SEXP constraintSEXP, SEXP seedSEXP, SEXP progressSEXP, SEXP record_checksSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type sigma(sigmaSEXP);
@@ -91,7 +91,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const std::string >::type constraint(constraintSEXP);
     Rcpp::traits::input_parameter< const double >::type seed(seedSEXP);
     Rcpp::traits::input_parameter< const Rcpp::Nullable<Rcpp::Function> >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_calm_fit(sigma, mask, control, gate, score, constraint, seed, progress));
+    Rcpp::traits::input_parameter< const bool >::type record_checks(record_checksSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_calm_fit(sigma, mask, control, gate, score, constraint, seed, progress, record_checks));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -267,7 +268,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_golem_nv", (DL_FUNC) &_calm_cpp_golem_nv, 10},
     {"_calm_cpp_notears_objective", (DL_FUNC) &_calm_cpp_notears_objective, 5},
     {"_calm_cpp_notears_linear", (DL_FUNC) &_calm_cpp_notears_linear, 11},
-    {"_calm_cpp_calm_fit", (DL_FUNC) &_calm_cpp_calm_fit, 8},
+    {"_calm_cpp_calm_fit", (DL_FUNC) &_calm_cpp_calm_fit, 9},
     {"_calm_cpp_calm_objective", (DL_FUNC) &_calm_cpp_calm_objective, 10},
     {"_calm_cpp_calm_score", (DL_FUNC) &_calm_cpp_calm_score, 3},
     {"_calm_cpp_calm_simd_available", (DL_FUNC) &_calm_cpp_calm_simd_available, 0},

@@ -72,4 +72,17 @@ bool is_edge(const GateParams& g, double theta, double weight, double threshold,
   return deterministic_gate(g, theta, weight) > threshold;
 }
 
+double edge_margin(const GateParams& g, double theta, double weight, double threshold,
+                   double weight_threshold) {
+  switch (g.type) {
+    case Gate::gumbel:
+      return theta - g.tau * std::log(threshold / (1.0 - threshold));
+    case Gate::stg:
+      return theta - threshold;
+    case Gate::tanh:
+      return std::abs(weight) - weight_threshold;
+  }
+  return 0.0;
+}
+
 }  // namespace calm

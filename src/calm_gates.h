@@ -62,6 +62,13 @@ double deterministic_weight(const GateParams& g, double theta, double weight);
 bool is_edge(const GateParams& g, double theta, double weight, double threshold,
              double weight_threshold);
 
+// Signed distance of the entry's parameter from the edge threshold, in the
+// parameter's own units (positive: an edge): gumbel U - tau * logit(threshold),
+// stg mu - threshold, tanh |P| - weight_threshold. Used to project, from its
+// drift, whether an entry will cross the threshold.
+double edge_margin(const GateParams& g, double theta, double weight, double threshold,
+                   double weight_threshold);
+
 }  // namespace calm
 
 #endif

@@ -138,13 +138,68 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
   double last_h = std::numeric_limits<double>::quiet_NaN();
   const bool stochastic = opt.gate.type != Gate::tanh;
 
-  // One subproblem: `iters` Adam steps at penalty coefficient `coef`, Adam
-  // restarted. Returns true when the tick callback asked to stop.
-  auto run = [&](long iters, double coef, bool quadratic, int round) -> bool {
+  // Round-end checks: the objective at the deterministic gate and the edge
+  // set, every check_every steps (see CalmOptions).
+  std::vector<char> edge_now(m), edge_prev(m);
+  std::vector<double> check_obj, check_logh;
+  // margins at the last patience + 1 checks (a ring), for the drift test
+  const int ring = opt.early_stop ? opt.patience + 1 : 0;
+  std::vector<std::vector<double>> margins(ring, std::vector<double>(m));
+  auto save_margins = [&](int k) {
+    std::vector<double>& out = margins[k % ring];
+    for (int e = 0; e < m; ++e)
+      out[e] = edge_margin(opt.gate, theta[e], weight[e], opt.threshold, opt.weight_threshold);
+  };
+  // Would an entry cross the threshold before the round ends, drifting on as
+  // it did over the last `patience` checks (k: current check index)?
+  auto crossing_ahead = [&](int k, long remaining) {
+    const std::vector<double>& now = margins[k % ring];
+    const std::vector<double>& then = margins[(k - opt.patience) % ring];
+    const double per_step = 1.0 / (static_cast<double>(opt.patience) * opt.check_every);
+    for (int e = 0; e < m; ++e) {
+      const double drift = (now[e] - then[e]) * per_step * static_cast<double>(remaining);
+      if ((now[e] > 0.0) != (now[e] + drift > 0.0)) return true;
+    }
+    return false;
+  };
+  auto edge_set = [&](std::vector<char>& out) {
+    for (int e = 0; e < m; ++e)
+      out[e] = is_edge(opt.gate, theta[e], weight[e], opt.threshold, opt.weight_threshold);
+  };
+  const bool checking = opt.check_every > 0 && (opt.early_stop || opt.record_checks);
+
+  // One subproblem: at most `iters` Adam steps at penalty coefficient `coef`,
+  // Adam restarted. Returns true when the tick callback asked to stop; the
+  // steps run are left in *steps_run.
+  auto run = [&](long iters, double coef, bool quadratic, int round, long* steps_run) -> bool {
     adam_m.setZero();
     adam_v.setZero();
     double b1t = 1.0, b2t = 1.0;
     KernelValue val;
+    check_obj.clear();
+    check_logh.clear();
+    int last_change = 0;  // index of the last check whose edge set changed
+    if (checking) edge_set(edge_prev);
+    *steps_run = iters;
+    // The early-stopping rule at check k (1-based) with `remaining` steps
+    // left in the round: the edge set has not changed over the last
+    // `patience` checks, and no entry is projected to cross its threshold by
+    // the end of the round; then the round ends if h is already below h_tol
+    // (the schedule has converged), or if the objective fell by less than
+    // stop_tol over those checks while h, extrapolated log-linearly, would
+    // not reach h_tol within the round.
+    auto round_done = [&](int k, long remaining) {
+      if (k <= opt.patience || k - last_change < opt.patience) return false;
+      const double obj = check_obj[k - 1];
+      if (!std::isfinite(obj) || crossing_ahead(k, remaining)) return false;
+      const double log_tol = std::log(opt.h_tol);
+      const double logh = check_logh[k - 1];
+      if (logh < log_tol) return true;
+      if (check_obj[k - 1 - opt.patience] - obj >= opt.stop_tol) return false;
+      const double slope = (logh - check_logh[k - 1 - opt.patience]) /
+                           (static_cast<double>(opt.patience) * opt.check_every);
+      return !(logh + slope * static_cast<double>(remaining) < log_tol);
+    };
     for (long it = 0; it < iters; ++it) {
       if (stochastic) draw_gate_noise(opt.gate, rng, noise.data(), m);
       kernel->evaluate(theta, weight, stochastic ? noise.data() : nullptr, coef, quadratic,
@@ -158,11 +213,35 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
                      grad.data() + adam_off, adam_n, beta1, beta2, opt.lr / (1.0 - b1t),
                      1.0 - b2t, adam_eps);
       }
+      if (checking && (it + 1) % opt.check_every == 0 && it + 1 < iters) {
+        KernelValue dv;
+        kernel->evaluate(theta, weight, nullptr, coef, quadratic, nullptr, nullptr, &dv);
+        edge_set(edge_now);
+        const bool changed = edge_now != edge_prev;
+        edge_prev.swap(edge_now);
+        check_obj.push_back(dv.objective);
+        const int k = static_cast<int>(check_obj.size());
+        if (changed) last_change = k;
+        if (ring > 0) save_margins(k);
+        if (opt.record_checks) {
+          int edges = 0;
+          for (char c : edge_prev) edges += c;
+          res.checks.push_back(CheckRecord{round, it + 1, dv.objective, dv.h, edges, changed});
+        }
+        check_logh.push_back(dv.h > 0.0 ? std::log(dv.h) : -HUGE_VAL);
+        if (opt.early_stop && quadratic && round_done(k, iters - (it + 1))) {
+          *steps_run = it + 1;
+          break;
+        }
+      }
       if ((it & 63) == 63 && tick) {
         const Clock::time_point now = Clock::now();
         if (std::chrono::duration<double>(now - t_tick).count() >= opt.tick_seconds) {
           t_tick = now;
-          if (tick(Progress{round, it + 1, iters, coef, last_h})) return true;
+          if (tick(Progress{round, it + 1, iters, coef, last_h})) {
+            *steps_run = it + 1;
+            return true;
+          }
         }
       }
     }
@@ -185,14 +264,18 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
     double rho = opt.rho_init;
     for (int round = 1; round <= opt.max_rounds; ++round) {
       const long skipped_before = res.skipped;
-      if (run(opt.iter_per_round, rho, true, round)) {
+      long steps = 0;
+      const bool stop = run(opt.iter_per_round, rho, true, round, &steps);
+      res.steps += steps;
+      if (stop) {
         res.interrupted = true;
         break;
       }
       kernel->evaluate(theta, weight, nullptr, rho, true, nullptr, nullptr, &det);
       last_h = det.h;
       res.trace.push_back(RoundRecord{round, rho, det.h, det.objective, count_edges(),
-                                      seconds_since(t_start), res.skipped - skipped_before});
+                                      seconds_since(t_start), res.skipped - skipped_before,
+                                      steps});
       if (tick && tick(Progress{round, opt.iter_per_round, opt.iter_per_round, rho, det.h})) {
         res.interrupted = true;
         break;
@@ -204,14 +287,17 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
       rho *= opt.rho_mult;
     }
   } else {
-    if (run(opt.soft_iter, opt.lambda2, false, 1)) {
+    long steps = 0;
+    const bool stop = run(opt.soft_iter, opt.lambda2, false, 1, &steps);
+    res.steps = steps;
+    if (stop) {
       res.interrupted = true;
     } else {
       kernel->evaluate(theta, weight, nullptr, opt.lambda2, false, nullptr,
                        nullptr, &det);
       res.trace.push_back(RoundRecord{1, std::numeric_limits<double>::quiet_NaN(), det.h,
                                       det.objective, count_edges(), seconds_since(t_start),
-                                      res.skipped});
+                                      res.skipped, steps});
       res.converged = true;
     }
   }

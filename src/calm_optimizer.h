@@ -42,6 +42,15 @@ struct CalmOptions {
   bool simd = true;
   std::uint64_t seed = 1;
   double tick_seconds = 0.25;     // how often the tick callback runs
+  // Round-end checks (hard constraint): every check_every steps the
+  // objective at the deterministic gate is evaluated (no gradient). With
+  // early_stop, a round ends once, over the last `patience` checks, that
+  // objective fell by less than stop_tol and the edge set did not change.
+  long check_every = 1000;
+  bool early_stop = false;
+  int patience = 5;
+  double stop_tol = 1e-4;
+  bool record_checks = false;     // keep every check in CalmResult::checks
 };
 
 // The free entries (moral-graph edges, both directions) grouped in blocks of
@@ -71,6 +80,17 @@ struct RoundRecord {
   int edges;
   double seconds;
   long skipped;
+  long steps;  // Adam steps run in this round (fewer than a round's with early_stop)
+};
+
+// One round-end check (kept with CalmOptions::record_checks).
+struct CheckRecord {
+  int round;
+  long iter;
+  double objective;  // at the deterministic gate, with the round's coefficient
+  double h;
+  int edges;
+  bool edges_changed;  // since the previous check of the round
 };
 
 struct Progress {
@@ -93,6 +113,8 @@ struct CalmResult {
   bool converged = false;
   bool interrupted = false;
   long skipped = 0;  // steps skipped for a non-finite objective
+  long steps = 0;    // Adam steps run in all
+  std::vector<CheckRecord> checks;
   std::string isa;
 };
 

@@ -81,6 +81,10 @@ calm::CalmOptions calm_options(const Rcpp::List& control, const std::string& gat
   o.init_scale = num(control, "init_scale");
   o.threshold = num(control, "threshold");
   o.weight_threshold = num(control, "weight_threshold");
+  o.early_stop = Rcpp::as<bool>(control["early_stop"]);
+  o.check_every = static_cast<long>(num(control, "check_every"));
+  o.patience = static_cast<int>(num(control, "patience"));
+  o.stop_tol = num(control, "stop_tol");
   o.seed = static_cast<std::uint64_t>(seed);
   return o;
 }
@@ -101,8 +105,10 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
                         const Eigen::Map<Eigen::MatrixXd> mask, const Rcpp::List control,
                         const std::string gate, const std::string score,
                         const std::string constraint, const double seed,
-                        const Rcpp::Nullable<Rcpp::Function> progress) {
-  const calm::CalmOptions opt = calm_options(control, gate, score, constraint, seed);
+                        const Rcpp::Nullable<Rcpp::Function> progress,
+                        const bool record_checks = false) {
+  calm::CalmOptions opt = calm_options(control, gate, score, constraint, seed);
+  opt.record_checks = record_checks;
   const bool has_progress = progress.isNotNull();
   Rcpp::Function progress_fn = has_progress ? Rcpp::Function(progress.get())
                                             : Rcpp::Function("identity");
@@ -128,7 +134,7 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
   }
   const std::size_t nr = res.trace.size();
   Rcpp::IntegerVector t_round(nr), t_edges(nr);
-  Rcpp::NumericVector t_rho(nr), t_h(nr), t_obj(nr), t_sec(nr), t_skip(nr);
+  Rcpp::NumericVector t_rho(nr), t_h(nr), t_obj(nr), t_sec(nr), t_skip(nr), t_steps(nr);
   for (std::size_t i = 0; i < nr; ++i) {
     const calm::RoundRecord& r = res.trace[i];
     t_round[i] = r.round;
@@ -138,6 +144,20 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
     t_edges[i] = r.edges;
     t_sec[i] = r.seconds;
     t_skip[i] = static_cast<double>(r.skipped);
+    t_steps[i] = static_cast<double>(r.steps);
+  }
+  const std::size_t nc = res.checks.size();
+  Rcpp::IntegerVector c_round(nc), c_edges(nc);
+  Rcpp::NumericVector c_iter(nc), c_obj(nc), c_h(nc);
+  Rcpp::LogicalVector c_changed(nc);
+  for (std::size_t i = 0; i < nc; ++i) {
+    const calm::CheckRecord& c = res.checks[i];
+    c_round[i] = c.round;
+    c_iter[i] = static_cast<double>(c.iter);
+    c_obj[i] = c.objective;
+    c_h[i] = c.h;
+    c_edges[i] = c.edges;
+    c_changed[i] = c.edges_changed;
   }
   Rcpp::IntegerVector block_sizes(pb.n_blocks());
   for (int b = 0; b < pb.n_blocks(); ++b) block_sizes[b] = pb.node_ptr[b + 1] - pb.node_ptr[b];
@@ -153,7 +173,13 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
       Rcpp::Named("trace") = Rcpp::List::create(
           Rcpp::Named("round") = t_round, Rcpp::Named("rho") = t_rho, Rcpp::Named("h") = t_h,
           Rcpp::Named("objective") = t_obj, Rcpp::Named("edges") = t_edges,
-          Rcpp::Named("seconds") = t_sec, Rcpp::Named("skipped") = t_skip),
+          Rcpp::Named("seconds") = t_sec, Rcpp::Named("skipped") = t_skip,
+          Rcpp::Named("steps") = t_steps),
+      Rcpp::Named("checks") = Rcpp::List::create(
+          Rcpp::Named("round") = c_round, Rcpp::Named("iter") = c_iter,
+          Rcpp::Named("objective") = c_obj, Rcpp::Named("h") = c_h,
+          Rcpp::Named("edges") = c_edges, Rcpp::Named("edges_changed") = c_changed),
+      Rcpp::Named("steps") = static_cast<double>(res.steps),
       Rcpp::Named("converged") = res.converged,
       Rcpp::Named("skipped") = static_cast<double>(res.skipped),
       Rcpp::Named("objective") = res.final_value.objective,

@@ -6,12 +6,17 @@
 #     wall clock and CPU, for the kernel build in use and for the baseline
 #     build, and the speed-up over a PyTorch float64 implementation of the
 #     same step (0.24 / 0.44 / 1.56 ms per step at d = 20 / 50 / 100);
-#   * the wall time and number of rounds of a full-schedule fit
-#     (calm_control() defaults: rounds of 40,000 steps until h < 1e-8).
+#   * the wall time, rounds, Adam steps and SHD of a fit with the paper's
+#     schedule (rounds of 40,000 steps until h < 1e-8, early_stop = FALSE)
+#     and of a default fit (rounds end early once they stop making
+#     progress, early_stop = TRUE), and how many times faster each is than
+#     PyTorch would be on the paper's schedule for the same problem (the
+#     paper-schedule fit's steps times PyTorch's time per step).
 #
 # Usage: Rscript inst/bench/bench_calm.R [steps | full]
-#   steps  per-step times only (a minute)
-#   full   (default) also the twelve full fits (about half an hour)
+#   steps  per-step times only (20 seconds)
+#   full   (default) also the 24 fits (about 40 minutes, most of it the
+#          paper-schedule fits at d = 100)
 # The machine should be otherwise idle: wall times include time lost to
 # other processes, CPU times do not.
 
@@ -48,14 +53,25 @@ for (d in c(20, 50, 100)) {
         step_ms = fast[["wall"]] * 1e3, step_cpu_ms = fast[["cpu"]] * 1e3,
         baseline_ms = base[["wall"]] * 1e3, target_ms = target_ms[[as.character(d)]],
         speedup_vs_pytorch = pytorch_ms[[as.character(d)]] / (fast[["wall"]] * 1e3),
-        fit_s = NA_real_, rounds = NA_integer_, fit_shd = NA_integer_
+        paper_s = NA_real_, paper_rounds = NA_integer_, paper_steps = NA_real_,
+        paper_shd = NA_integer_, default_s = NA_real_, default_rounds = NA_integer_,
+        default_steps = NA_real_, default_shd = NA_integer_,
+        paper_vs_pytorch = NA_real_, default_vs_pytorch = NA_real_
       )
       if (mode == "full") {
-        set.seed(1)
-        fit <- suppressWarnings(calm(cov = sem$sigma, moral = mask, verbose = FALSE))
-        row$fit_s <- fit$time
-        row$rounds <- nrow(fit$trace)
-        row$fit_shd <- compare_graphs(fit, sem$B)$shd
+        for (es in c(FALSE, TRUE)) {
+          set.seed(1)
+          fit <- suppressWarnings(calm(cov = sem$sigma, moral = mask, early_stop = es,
+                                       verbose = FALSE))
+          pre <- if (es) "default_" else "paper_"
+          row[[paste0(pre, "s")]] <- fit$time
+          row[[paste0(pre, "rounds")]] <- nrow(fit$trace)
+          row[[paste0(pre, "steps")]] <- sum(fit$trace$steps)
+          row[[paste0(pre, "shd")]] <- compare_graphs(fit, sem$B)$shd
+        }
+        pytorch_s <- row$paper_steps * pytorch_ms[[as.character(d)]] / 1000
+        row$paper_vs_pytorch <- pytorch_s / row$paper_s
+        row$default_vs_pytorch <- pytorch_s / row$default_s
       }
       rows[[length(rows) + 1L]] <- row
       r <- row
@@ -63,8 +79,13 @@ for (d in c(20, 50, 100)) {
                          "target %.3f; %.1fx PyTorch)%s\n"),
                   r$d, r$graph, r$mask, r$step_ms, r$step_cpu_ms, r$baseline_ms,
                   r$target_ms, r$speedup_vs_pytorch,
-                  if (mode == "full") sprintf("  full fit %.1f s, %d rounds, SHD %d",
-                                              r$fit_s, r$rounds, r$fit_shd) else ""))
+                  if (mode == "full") {
+                    sprintf(paste0("\n    paper schedule %.1f s, %d rounds, SHD %d (%.0fx PyTorch);",
+                                   " default %.1f s, %d rounds, SHD %d (%.0fx PyTorch)"),
+                            r$paper_s, r$paper_rounds, r$paper_shd, r$paper_vs_pytorch,
+                            r$default_s, r$default_rounds, r$default_shd,
+                            r$default_vs_pytorch)
+                  } else ""))
     }
   }
 }

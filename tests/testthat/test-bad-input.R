@@ -420,7 +420,9 @@ hps <- list(lambda1 = -1, tau = 0, tau = -1, rho_init = 0, rho_init = -1e-5, rho
             h_tol = 0, lr = 0, lr = -1e-3, lr = Inf, threshold = 0, threshold = 1,
             lambda2 = -1, init_scale = -1, stg_sigma = 0, tanh_c = 0, weight_threshold = -1,
             lambda1 = NA, tau = NaN, iter_per_round = 0, max_rounds = 0, soft_iter = 0,
-            iter_per_round = 2.5, acyclicity = "log", simd = NA)
+            iter_per_round = 2.5, acyclicity = "log", simd = NA, early_stop = NA,
+            early_stop = "yes", check_every = 0, check_every = 10.5, patience = 0,
+            patience = 2000, stop_tol = -1, stop_tol = NA)
 for (i in seq_along(hps)) {
   nm <- names(hps)[i]
   add_case("calm", "error", as.call(c(quote(q), quote(x), hps[i])), arg = nm)

@@ -1,0 +1,100 @@
+# Early stopping of the rounds of the hard constraint (calm_control's
+# early_stop, check_every, patience, stop_tol): where rounds may end, what
+# holds at a round that ended early, and what it leaves alone.
+
+es_case <- function() {
+  set.seed(2)
+  sem <- simulate_sem(6, k = 1)
+  list(sem = sem, sigma = stats::cov2cor(sem$sigma),
+       mask = moral_graph(sem$dag, output = "matrix"))
+}
+es_control <- function(...) {
+  args <- utils::modifyList(list(iter_per_round = 20000, check_every = 500, patience = 5),
+                            list(...))
+  do.call(calm_control, args)
+}
+
+test_that("without early stopping every round runs all its steps", {
+  cs <- es_case()
+  set.seed(1)
+  # three rounds do not meet the constraint: the fit warns, as documented
+  fit <- suppressWarnings(calm(cov = cs$sem$sigma, moral = cs$mask, verbose = FALSE,
+                               control = es_control(early_stop = FALSE, max_rounds = 3)))
+  expect_identical(fit$trace$steps, rep(20000, 3))
+})
+
+test_that("early stopping ends rounds at checks and still recovers the graph", {
+  cs <- es_case()
+  set.seed(1)
+  fit <- calm(cov = cs$sem$sigma, moral = cs$mask, verbose = FALSE, control = es_control())
+  expect_true(fit$converged)
+  expect_lt(fit$h, 1e-8)
+  expect_identical(compare_graphs(fit, cs$sem$B)$shd, 0L)
+  steps <- fit$trace$steps
+  short <- steps < 20000
+  expect_true(any(short))
+  # a round ends early only at a check, and never before patience + 1 checks
+  expect_true(all(steps[short] %% 500 == 0))
+  expect_true(all(steps[short] >= 6 * 500))
+})
+
+test_that("every round that ended early meets the stopping rule", {
+  cs <- es_case()
+  ctrl <- unclass(es_control())
+  r <- calm:::cpp_calm_fit(cs$sigma, cs$mask, ctrl, "gumbel", "likelihood", "hard", 5,
+                           NULL, TRUE)
+  checks <- as.data.frame(r$checks)
+  ended <- which(r$trace$steps < ctrl$iter_per_round)
+  expect_gt(length(ended), 0)
+  for (rd in ended) {
+    ck <- checks[checks$round == rd, ]
+    k <- nrow(ck)
+    label <- paste("round", rd)
+    expect_identical(ck$iter[k], r$trace$steps[rd], label = label)
+    expect_gt(k, ctrl$patience, label = label)
+    # (a) the edge set did not change over the last `patience` checks
+    expect_false(any(ck$edges_changed[(k - ctrl$patience + 1):k]), label = label)
+    # (c) converged, or (d) the objective stopped falling
+    fell <- ck$objective[k - ctrl$patience] - ck$objective[k]
+    expect_true(ck$h[k] < ctrl$h_tol || fell < ctrl$stop_tol, label = label)
+  }
+  # rounds that ran in full were never stopped at a check
+  full <- setdiff(seq_along(r$trace$steps), ended)
+  expect_true(all(r$trace$steps[full] == ctrl$iter_per_round))
+})
+
+test_that("early-stopped fits are reproducible from the seed", {
+  cs <- es_case()
+  run <- function() {
+    set.seed(3)
+    suppressWarnings(calm(cov = cs$sem$sigma, moral = cs$mask, verbose = FALSE,
+                          control = es_control(max_rounds = 8)))
+  }
+  a <- run()
+  b <- run()
+  expect_identical(a$trace$steps, b$trace$steps)
+  expect_identical(a$trace$objective, b$trace$objective)
+  expect_identical(a$amat, b$amat)
+})
+
+test_that("short rounds and the soft constraint always run in full", {
+  cs <- es_case()
+  set.seed(1)
+  # (patience + 1) * check_every = 3000 > 2500: no check can end a round
+  fit <- suppressWarnings(calm(cov = cs$sem$sigma, moral = cs$mask, verbose = FALSE,
+                               control = es_control(iter_per_round = 2500, max_rounds = 4)))
+  expect_identical(fit$trace$steps, rep(2500, 4))
+  set.seed(1)
+  soft <- suppressWarnings(calm(cov = cs$sem$sigma, moral = cs$mask, constraint = "soft",
+                                verbose = FALSE, control = es_control(soft_iter = 8000)))
+  expect_identical(soft$trace$steps, 8000)
+})
+
+test_that("the early-stopping controls are recorded in the fit", {
+  ctrl <- calm_control()
+  expect_true(ctrl$early_stop)
+  expect_equal(ctrl$max_rounds, 45)
+  fit <- suppressWarnings(calm(cov = es_case()$sem$sigma, verbose = FALSE,
+                               control = es_control(early_stop = FALSE, max_rounds = 1)))
+  expect_false(fit$settings$control$early_stop)
+})
