@@ -6,6 +6,7 @@
 // d = 2, no free entry, nearly singular covariances, extreme temperatures
 // and learning rates (steps with a non-finite objective must be skipped,
 // never crash), and interrupts. Built and run by tools/sanitize/run.sh.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -167,6 +168,23 @@ void check_result(const calm::CalmResult& res, const calm::CalmOptions& opt, int
     CHECK(r.edges >= 0 && r.edges <= m);
     skipped_sum += r.skipped;
   }
+  long steps_sum = 0;
+  for (const calm::RoundRecord& r : res.trace) {
+    const long full = opt.hard ? opt.iter_per_round : opt.soft_iter;
+    CHECK(r.steps >= 1 && r.steps <= full);
+    // only a round of the hard constraint with early stopping ends early,
+    // and then at a check
+    if (!(opt.hard && opt.early_stop)) CHECK(r.steps == full);
+    if (r.steps < full) CHECK(r.steps % opt.check_every == 0);
+    steps_sum += r.steps;
+  }
+  CHECK(steps_sum == res.steps);
+  if (opt.record_checks && opt.check_every > 0) {
+    for (const calm::CheckRecord& c : res.checks)
+      CHECK(c.round >= 1 && c.iter % opt.check_every == 0 && c.edges >= 0 && c.edges <= m);
+  } else {
+    CHECK(res.checks.empty());
+  }
   if (opt.hard) {
     CHECK(static_cast<int>(res.trace.size()) <= opt.max_rounds);
     CHECK(skipped_sum == res.skipped);
@@ -197,6 +215,12 @@ void fit_checks(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask, std::
         opt.lr = 1e-2;
         opt.simd = (rng() & 1) != 0;
         opt.seed = rng();
+        // early stopping with checks short enough to end rounds here
+        opt.early_stop = (rng() & 1) != 0;
+        opt.record_checks = (rng() & 1) != 0;
+        opt.check_every = std::max(1L, iters / 20);
+        opt.patience = 1 + static_cast<int>(rng() % 4);
+        opt.stop_tol = (rng() & 1) ? 1e-4 : 1.0;
         calm::CalmResult res = calm::fit_calm(sigma, mask, opt, calm::TickFn());
         CHECK(!res.interrupted);
         check_result(res, opt, d);
