@@ -241,9 +241,12 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
     cur_round <- 1L
     cur_h <- NA_real_
     cur_rho <- ctrl$rho_init
+    # auto_terminate = FALSE: the bar is reused by every round (a full round
+    # reaches its total) and closed by cli_progress_done() after the fit
     pb <- cli::cli_progress_bar(
-      total = total, clear = TRUE,
-      format = paste0("round {cur_round}, rho {signif(cur_rho, 2)}, h {signif(cur_h, 2)} ",
+      total = total, clear = TRUE, auto_terminate = FALSE,
+      format = paste0("round {cur_round}, rho {signif(cur_rho, 2)}, ",
+                      "h {if (is.finite(cur_h)) signif(cur_h, 2) else '-'} ",
                       "{cli::pb_bar} {cli::pb_percent} of the round")
     )
     progress <- function(round, iter, iter_total, rho, h) {
