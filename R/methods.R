@@ -148,8 +148,12 @@ fit_lines <- function(x) {
                               format(x$settings$control$lambda2)))
   } else if (is.data.frame(tr) && nrow(tr) > 0L) {
     status <- if (isTRUE(x$converged)) "converged" else "NOT converged"
-    lines <- c(lines, sprintf("%s after %d round%s (final h = %s, rho = %s)", status, nrow(tr),
-                              if (nrow(tr) == 1L) "" else "s", format(signif(tr$h[nrow(tr)], 3)),
+    steps <- if (is.numeric(tr$steps)) {
+      paste0(", ", format(sum(tr$steps), big.mark = ",", scientific = FALSE), " steps")
+    } else ""
+    lines <- c(lines, sprintf("%s after %d round%s%s (final h = %s, rho = %s)", status, nrow(tr),
+                              if (nrow(tr) == 1L) "" else "s", steps,
+                              format(signif(tr$h[nrow(tr)], 3)),
                               format(signif(tr$rho[nrow(tr)], 3))))
   } else if (!isTRUE(x$converged)) {
     lines <- c(lines, "NOT converged")
