@@ -18,8 +18,11 @@
 #' `1/2 sum_j log(((I - B)^T Sigma (I - B))_jj) - log|det(I - B)|` and
 #' `h(A) = tr((I + A / d)^d) - d` is zero exactly for acyclic `A`. `rho`
 #' starts at `rho_init` and is multiplied by `rho_mult` after each round of
-#' `iter_per_round` steps until `h` at the deterministic gate
-#' `M * sigmoid(U / tau)` is below `h_tol` (see [calm_control()]).
+#' at most `iter_per_round` steps until `h` at the deterministic gate
+#' `M * sigmoid(U / tau)` is below `h_tol` (see [calm_control()]). By default
+#' a round ends early once it has stopped making progress (its edge set and
+#' objective have settled and no gate is about to cross the threshold);
+#' `early_stop = FALSE` runs every round in full, as in the paper.
 #'
 #' The output graph has the edges whose deterministic gate exceeds
 #' `threshold` (0.5). It is a DAG whenever the schedule converged; if it

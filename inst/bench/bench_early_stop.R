@@ -10,24 +10,27 @@
 # the CPDAG, skeleton precision and recall, rounds, Adam steps and wall time
 # of both fits; the paired SHD difference; the saving in steps and time; and
 # how many times faster the default fit is than a PyTorch run of the paper's
-# schedule on the same problem would be (its steps times 0.44 ms, the
-# PyTorch float64 time of one step at d = 50 on this machine kind, issue 6).
+# schedule on the same problem would be (its steps times PyTorch's float64
+# time of one step on this machine kind: 0.24, 0.44 and 1.56 ms at d = 20,
+# 50 and 100, issue 6; not shown for other d).
 #
 # Usage (from the package source directory, on an otherwise idle machine):
-#   Rscript inst/bench/bench_early_stop.R [k] [standardize] [n_graphs] [out.rds]
-# k = 1, standardize = TRUE, n_graphs = 10 by default: about 6 minutes
-# (10 x 25 s + 10 x 12 s). out.rds, when given, receives the per-graph table
-# and the summary; an interrupted run with the same out.rds resumes.
+#   Rscript inst/bench/bench_early_stop.R [k] [standardize] [n_graphs] [out.rds] [d]
+# k = 1, standardize = TRUE, n_graphs = 10, d = 50 by default: about 6
+# minutes (10 x 25 s + 10 x 12 s; 50-node ER4 graphs take about 25 minutes).
+# out.rds ("-" for none) receives the per-graph table and the summary; an
+# interrupted run with the same out.rds resumes.
 
 suppressPackageStartupMessages(library(calm))
 args <- commandArgs(trailingOnly = TRUE)
 k <- if (length(args) >= 1L) as.numeric(args[[1]]) else 1
 std <- if (length(args) >= 2L) as.logical(args[[2]]) else TRUE
 n_graphs <- if (length(args) >= 3L) as.integer(args[[3]]) else 10L
-out <- if (length(args) >= 4L) args[[4]] else NA_character_
-stopifnot(k > 0, !is.na(std), n_graphs >= 2L)
-d <- 50
-pytorch_ms_per_step <- 0.44
+out <- if (length(args) >= 4L && args[[4]] != "-") args[[4]] else NA_character_
+d <- if (length(args) >= 5L) as.integer(args[[5]]) else 50L
+stopifnot(k > 0, !is.na(std), n_graphs >= 2L, d >= 2L)
+# PyTorch float64 ms per step on this machine kind (issue 6), where known
+pytorch_ms_per_step <- c(`20` = 0.24, `50` = 0.44, `100` = 1.56)[as.character(d)]
 
 fit_one <- function(sem, g, early_stop) {
   set.seed(7000 + g)
@@ -89,16 +92,18 @@ cat(sprintf("steps saved: %.2f times fewer (range %.2f to %.2f)\n",
 cat(sprintf("wall time saved: %.2f times faster (%.1f s against %.1f s a fit)\n",
             mean(paper$seconds) / mean(early$seconds), mean(early$seconds),
             mean(paper$seconds)))
-cat(sprintf(paste0("against PyTorch on the paper's schedule (%.2f ms a step): paper schedule %.1f times",
-                   " faster, default fit %.1f times faster (per graph %.1f to %.1f)\n"),
-            pytorch_ms_per_step, sum(pytorch_s) / sum(paper$seconds),
-            sum(pytorch_s) / sum(early$seconds), min(pytorch_s / early$seconds),
-            max(pytorch_s / early$seconds)))
+if (!is.na(pytorch_ms_per_step)) {
+  cat(sprintf(paste0("against PyTorch on the paper's schedule (%.2f ms a step): paper schedule",
+                     " %.1f times faster, default fit %.1f times faster (per graph %.1f to %.1f)\n"),
+              pytorch_ms_per_step, sum(pytorch_s) / sum(paper$seconds),
+              sum(pytorch_s) / sum(early$seconds), min(pytorch_s / early$seconds),
+              max(pytorch_s / early$seconds)))
+}
 if (!is.na(out)) {
   saveRDS(list(per_graph = rows, summary = summary,
                info = list(d = d, k = k, standardize = std, n_graphs = nrow(paper),
                            date = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
                            calm_version = as.character(utils::packageVersion("calm")),
-                           pytorch_ms_per_step = pytorch_ms_per_step)), out)
+                           pytorch_ms_per_step = unname(pytorch_ms_per_step))), out)
   cat("results written to", out, "\n")
 }
