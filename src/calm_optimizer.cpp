@@ -220,6 +220,7 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
         const bool changed = edge_now != edge_prev;
         edge_prev.swap(edge_now);
         check_obj.push_back(dv.objective);
+        check_logh.push_back(dv.h > 0.0 ? std::log(dv.h) : -HUGE_VAL);
         const int k = static_cast<int>(check_obj.size());
         if (changed) last_change = k;
         if (ring > 0) save_margins(k);
@@ -228,7 +229,6 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
           for (char c : edge_prev) edges += c;
           res.checks.push_back(CheckRecord{round, it + 1, dv.objective, dv.h, edges, changed});
         }
-        check_logh.push_back(dv.h > 0.0 ? std::log(dv.h) : -HUGE_VAL);
         if (opt.early_stop && quadratic && round_done(k, iters - (it + 1))) {
           *steps_run = it + 1;
           break;

@@ -42,10 +42,11 @@ struct CalmOptions {
   bool simd = true;
   std::uint64_t seed = 1;
   double tick_seconds = 0.25;     // how often the tick callback runs
-  // Round-end checks (hard constraint): every check_every steps the
-  // objective at the deterministic gate is evaluated (no gradient). With
-  // early_stop, a round ends once, over the last `patience` checks, that
-  // objective fell by less than stop_tol and the edge set did not change.
+  // Round-end checks: every check_every steps the objective and h at the
+  // deterministic gate are evaluated (no gradient) and the edge set is read.
+  // With early_stop, a round of the hard constraint may end at a check; the
+  // rule (edge set, drift towards the threshold, objective, h) is round_done
+  // in calm_optimizer.cpp. calm_control() turns early_stop on by default.
   long check_every = 1000;
   bool early_stop = false;
   int patience = 5;
