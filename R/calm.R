@@ -21,8 +21,11 @@
 #' at most `iter_per_round` steps until `h` at the deterministic gate
 #' `M * sigmoid(U / tau)` is below `h_tol` (see [calm_control()]). By default
 #' a round ends early once it has stopped making progress (its edge set and
-#' objective have settled and no gate is about to cross the threshold);
-#' `early_stop = FALSE` runs every round in full, as in the paper.
+#' objective have settled and no gate is about to cross the threshold), and
+#' the schedule ends once the learned graph has settled (acyclic, unchanged
+#' over rounds, `h` below `h_settle`) even if `h` is not yet below `h_tol`;
+#' `early_stop = FALSE` runs the paper's schedule: every round in full, until
+#' `h < h_tol`.
 #'
 #' The output graph has the edges whose deterministic gate exceeds
 #' `threshold` (0.5). It is a DAG whenever the schedule converged; if it
@@ -83,14 +86,17 @@
 #'   (`amat`, 0/1; `dag`, igraph with weights), its CPDAG (`cpdag`,
 #'   `cpdag_amat`), weights `B` (least-squares refit) and `B_raw` (`A * P`),
 #'   noise variances `omega`, the per-round `trace` (round, rho, h at the
-#'   deterministic gate, objective, number of edges, Adam steps run in the
-#'   round, elapsed seconds),
+#'   deterministic gate, objective, number of edges, whether the edge set is
+#'   acyclic (`dag`) and differs from the previous round's (`changed`), Adam
+#'   steps run in the round, elapsed seconds),
 #'   `removed` (edges dropped to make the graph acyclic), `converged`,
-#'   `settings`, `time` (seconds), and `seed` (the integer seed of the
+#'   `stop` (why the schedule ended: `"h_tol"`, `"settled"` (see
+#'   [calm_control()]), `"max_rounds"`, or `"steps"` for the soft
+#'   constraint), `settings`, `time` (seconds), and `seed` (the integer seed of the
 #'   returned restart), `moral` (the moral graph used, igraph), `gate`,
 #'   `score`, `constraint`, `objective` (final objective), `h` (final `h`),
 #'   `gate_values` (the deterministic gates, a matrix; `NULL` for `"tanh"`),
-#'   `restarts` (seed, objective, rounds, converged and time of every
+#'   `restarts` (seed, objective, rounds, converged, stop and time of every
 #'   restart), `skipped` (steps skipped because the objective was not
 #'   finite) and `isa` (the kernel build used, `"avx2"` or `"generic"`).
 #'   Use [print()], [summary()], [coef()], [plot()], [compare_graphs()].
@@ -136,6 +142,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
     rounds = vapply(runs, function(r) length(r$trace$round), integer(1)),
     h = vapply(runs, `[[`, numeric(1), "h"),
     converged = vapply(runs, `[[`, logical(1), "converged"),
+    stop = vapply(runs, `[[`, character(1), "stop"),
     seconds = vapply(runs, `[[`, numeric(1), "seconds")
   )
   warn_run(best, ctrl, constraint)
@@ -148,7 +155,8 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
     trace = best$trace, removed = best$removed, converged = best$converged,
     time = elapsed, call = cl,
     extra = list(seed = best$seed, moral = mo$graph, gate = gate, score = score,
-                 constraint = constraint, objective = best$final_objective, h = best$h,
+                 constraint = constraint, stop = best$stop, objective = best$final_objective,
+                 h = best$h,
                  gate_values = best$gate_values, restarts = restart_table,
                  skipped = best$skipped, isa = best$isa)
   )
@@ -282,11 +290,22 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
     seed = seed, amat = edges, B_raw = B_raw * edges, gate_values = named(r$gate_values),
     trace = data.frame(round = r$trace$round, rho = r$trace$rho, h = r$trace$h,
                        objective = r$trace$objective, edges = r$trace$edges,
+                       dag = r$trace$dag, changed = r$trace$changed,
                        steps = r$trace$steps, seconds = r$trace$seconds),
-    converged = r$converged, h = r$h, removed = removed, skipped = r$skipped,
+    converged = r$converged, stop = run_stop(r, constraint), h = r$h, removed = removed,
+    skipped = r$skipped,
     final_objective = final_score + ctrl$lambda1 * sum(edges), isa = r$isa,
     seconds = seconds
   )
+}
+
+# Why the optimizer stopped: "h_tol" (the constraint was met), "settled"
+# (the graph settled before, see calm_control()), "max_rounds" (the cap),
+# or "steps" (the single run of the soft constraint).
+run_stop <- function(r, constraint) {
+  if (constraint == "soft") return("steps")
+  if (isTRUE(r$settled)) return("settled")
+  if (isTRUE(r$converged)) "h_tol" else "max_rounds"
 }
 
 # Warnings about the returned run: never silent about a cap, a repair or

@@ -147,7 +147,13 @@ fit_lines <- function(x) {
                               format(signif(tr$h[nrow(tr)], 3)),
                               format(x$settings$control$lambda2)))
   } else if (is.data.frame(tr) && nrow(tr) > 0L) {
-    status <- if (isTRUE(x$converged)) "converged" else "NOT converged"
+    status <- if (!isTRUE(x$converged)) {
+      "NOT converged"
+    } else if (identical(x$stop, "settled")) {
+      "converged (graph settled)"
+    } else {
+      "converged"
+    }
     steps <- if (is.numeric(tr$steps)) {
       paste0(", ", format(sum(tr$steps), big.mark = ",", scientific = FALSE), " steps")
     } else ""

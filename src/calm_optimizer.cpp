@@ -7,6 +7,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "graph_core.h"
 #include "rng.h"
 
 namespace calm {
@@ -143,7 +144,8 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
   std::vector<char> edge_now(m), edge_prev(m);
   std::vector<double> check_obj, check_logh;
   // margins at the last patience + 1 checks (a ring), for the drift test
-  const int ring = opt.early_stop ? opt.patience + 1 : 0;
+  const bool settling = opt.hard && opt.early_stop && opt.settle_rounds > 0;
+  const int ring = opt.early_stop || settling ? opt.patience + 1 : 0;
   std::vector<std::vector<double>> margins(ring, std::vector<double>(m));
   auto save_margins = [&](int k) {
     std::vector<double>& out = margins[k % ring];
@@ -166,7 +168,8 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
     for (int e = 0; e < m; ++e)
       out[e] = is_edge(opt.gate, theta[e], weight[e], opt.threshold, opt.weight_threshold);
   };
-  const bool checking = opt.check_every > 0 && (opt.early_stop || opt.record_checks);
+  const bool checking =
+      opt.check_every > 0 && (opt.early_stop || settling || opt.record_checks);
 
   // One subproblem: at most `iters` Adam steps at penalty coefficient `coef`,
   // Adam restarted. Returns true when the tick callback asked to stop; the
@@ -254,6 +257,17 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
       edges += is_edge(opt.gate, theta[e], weight[e], opt.threshold, opt.weight_threshold);
     return edges;
   };
+  // The edge set at the end of the last round, and whether it is acyclic.
+  std::vector<char> round_edges(m, 0), round_edges_prev(m, 0);
+  IntMatrix adj = IntMatrix::Zero(pb.d, pb.d);
+  auto read_round_edges = [&]() {
+    round_edges_prev.swap(round_edges);
+    edge_set(round_edges);
+    adj.setZero();
+    for (int e = 0; e < m; ++e)
+      if (round_edges[e]) adj(pb.from[e], pb.to[e]) = 1;
+    return is_dag(adj);
+  };
 
   KernelValue det{};
   if (m == 0) {
@@ -262,6 +276,7 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
     res.converged = true;
   } else if (opt.hard) {
     double rho = opt.rho_init;
+    int unchanged = 0;  // rounds in a row that ended with the same edge set
     for (int round = 1; round <= opt.max_rounds; ++round) {
       const long skipped_before = res.skipped;
       long steps = 0;
@@ -273,15 +288,24 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
       }
       kernel->evaluate(theta, weight, nullptr, rho, true, nullptr, nullptr, &det);
       last_h = det.h;
+      const bool dag = read_round_edges();
+      const bool changed = round == 1 || round_edges != round_edges_prev;
       res.trace.push_back(RoundRecord{round, rho, det.h, det.objective, count_edges(),
                                       seconds_since(t_start), res.skipped - skipped_before,
-                                      steps});
+                                      steps, dag, changed});
       if (tick && tick(Progress{round, opt.iter_per_round, opt.iter_per_round, rho, det.h})) {
         res.interrupted = true;
         break;
       }
       if (det.h < opt.h_tol) {
         res.converged = true;
+        break;
+      }
+      unchanged = changed ? 0 : unchanged + 1;
+      const int k = static_cast<int>(check_obj.size());
+      if (settling && dag && unchanged >= opt.settle_rounds && det.h < opt.h_settle &&
+          k > opt.patience && !crossing_ahead(k, opt.iter_per_round)) {
+        res.converged = res.settled = true;
         break;
       }
       rho *= opt.rho_mult;
@@ -295,9 +319,10 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
     } else {
       kernel->evaluate(theta, weight, nullptr, opt.lambda2, false, nullptr,
                        nullptr, &det);
+      const bool dag = read_round_edges();
       res.trace.push_back(RoundRecord{1, std::numeric_limits<double>::quiet_NaN(), det.h,
                                       det.objective, count_edges(), seconds_since(t_start),
-                                      res.skipped, steps});
+                                      res.skipped, steps, dag, true});
       res.converged = true;
     }
   }

@@ -6,7 +6,9 @@
 // Adam steps on  score + lambda1 * penalty + rho / 2 * h(A)^2  (Adam's
 // moments restart with each round), then evaluates h at the deterministic
 // gate; the schedule stops as soon as that h is below h_tol, otherwise rho is
-// multiplied by rho_mult, for at most max_rounds rounds.
+// multiplied by rho_mult, for at most max_rounds rounds. With early_stop,
+// rounds may end before iter_per_round steps and the schedule may end once
+// the learned graph has settled (see CalmOptions).
 // Soft constraint: one run of soft_iter steps on
 // score + lambda1 * penalty + lambda2 * h(A).
 #ifndef CALM_OPTIMIZER_H
@@ -52,6 +54,14 @@ struct CalmOptions {
   int patience = 5;
   double stop_tol = 1e-4;
   bool record_checks = false;     // keep every check in CalmResult::checks
+  // Settling (with early_stop): the schedule also ends, converged, after a
+  // round at whose end the edge set is acyclic and the same as at the end of
+  // the last settle_rounds rounds, h is below h_settle, and no gate
+  // parameter, drifting on as over the round's last patience checks, would
+  // cross the edge threshold within another iter_per_round steps.
+  // settle_rounds = 0 turns it off.
+  int settle_rounds = 0;
+  double h_settle = 1e-5;
 };
 
 // The free entries (moral-graph edges, both directions) grouped in blocks of
@@ -82,6 +92,8 @@ struct RoundRecord {
   double seconds;
   long skipped;
   long steps;  // Adam steps run in this round (fewer than a round's with early_stop)
+  bool dag;            // the thresholded graph (edges) is acyclic
+  bool edges_changed;  // the edge set differs from the previous round's
 };
 
 // One round-end check (kept with CalmOptions::record_checks).
@@ -112,6 +124,7 @@ struct CalmResult {
   std::vector<RoundRecord> trace;
   KernelValue final_value;  // at the deterministic gate, last rho
   bool converged = false;
+  bool settled = false;  // converged by the settling rule, h may exceed h_tol
   bool interrupted = false;
   long skipped = 0;  // steps skipped for a non-finite objective
   long steps = 0;    // Adam steps run in all

@@ -85,6 +85,10 @@ calm::CalmOptions calm_options(const Rcpp::List& control, const std::string& gat
   o.check_every = static_cast<long>(num(control, "check_every"));
   o.patience = static_cast<int>(num(control, "patience"));
   o.stop_tol = num(control, "stop_tol");
+  if (control.containsElementNamed("settle_rounds")) {
+    o.settle_rounds = static_cast<int>(num(control, "settle_rounds"));
+    o.h_settle = num(control, "h_settle");
+  }
   o.seed = static_cast<std::uint64_t>(seed);
   return o;
 }
@@ -135,6 +139,7 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
   const std::size_t nr = res.trace.size();
   Rcpp::IntegerVector t_round(nr), t_edges(nr);
   Rcpp::NumericVector t_rho(nr), t_h(nr), t_obj(nr), t_sec(nr), t_skip(nr), t_steps(nr);
+  Rcpp::LogicalVector t_dag(nr), t_changed(nr);
   for (std::size_t i = 0; i < nr; ++i) {
     const calm::RoundRecord& r = res.trace[i];
     t_round[i] = r.round;
@@ -145,6 +150,8 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
     t_sec[i] = r.seconds;
     t_skip[i] = static_cast<double>(r.skipped);
     t_steps[i] = static_cast<double>(r.steps);
+    t_dag[i] = r.dag;
+    t_changed[i] = r.edges_changed;
   }
   const std::size_t nc = res.checks.size();
   Rcpp::IntegerVector c_round(nc), c_edges(nc);
@@ -174,13 +181,14 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
           Rcpp::Named("round") = t_round, Rcpp::Named("rho") = t_rho, Rcpp::Named("h") = t_h,
           Rcpp::Named("objective") = t_obj, Rcpp::Named("edges") = t_edges,
           Rcpp::Named("seconds") = t_sec, Rcpp::Named("skipped") = t_skip,
-          Rcpp::Named("steps") = t_steps),
+          Rcpp::Named("steps") = t_steps, Rcpp::Named("dag") = t_dag,
+          Rcpp::Named("changed") = t_changed),
       Rcpp::Named("checks") = Rcpp::List::create(
           Rcpp::Named("round") = c_round, Rcpp::Named("iter") = c_iter,
           Rcpp::Named("objective") = c_obj, Rcpp::Named("h") = c_h,
           Rcpp::Named("edges") = c_edges, Rcpp::Named("edges_changed") = c_changed),
       Rcpp::Named("steps") = static_cast<double>(res.steps),
-      Rcpp::Named("converged") = res.converged,
+      Rcpp::Named("converged") = res.converged, Rcpp::Named("settled") = res.settled,
       Rcpp::Named("skipped") = static_cast<double>(res.skipped),
       Rcpp::Named("objective") = res.final_value.objective,
       Rcpp::Named("score") = res.final_value.score,

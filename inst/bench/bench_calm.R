@@ -8,8 +8,9 @@
 #     same step (0.24 / 0.44 / 1.56 ms per step at d = 20 / 50 / 100);
 #   * the wall time, rounds, Adam steps and SHD of a fit with the paper's
 #     schedule (rounds of 40,000 steps until h < 1e-8, early_stop = FALSE)
-#     and of a default fit (rounds end early once they stop making
-#     progress, early_stop = TRUE), and how many times faster each is than
+#     and of a default fit (early_stop = TRUE: rounds end early once they
+#     stop making progress, and the schedule ends once the learned graph has
+#     settled), and how many times faster each is than
 #     PyTorch would be on the paper's schedule for the same problem (the
 #     paper-schedule fit's steps times PyTorch's time per step).
 #

@@ -26,8 +26,11 @@ test_that("without early stopping every round runs all its steps", {
 test_that("early stopping ends rounds at checks and still recovers the graph", {
   cs <- es_case()
   set.seed(1)
-  fit <- calm(cov = cs$sem$sigma, moral = cs$mask, verbose = FALSE, control = es_control())
+  # (without settling, so that the schedule runs until h < h_tol)
+  fit <- calm(cov = cs$sem$sigma, moral = cs$mask, verbose = FALSE,
+              control = es_control(settle_rounds = 0))
   expect_true(fit$converged)
+  expect_identical(fit$stop, "h_tol")
   expect_lt(fit$h, 1e-8)
   expect_identical(compare_graphs(fit, cs$sem$B)$shd, 0L)
   steps <- fit$trace$steps
@@ -97,4 +100,67 @@ test_that("the early-stopping controls are recorded in the fit", {
   fit <- suppressWarnings(calm(cov = es_case()$sem$sigma, verbose = FALSE,
                                control = es_control(early_stop = FALSE, max_rounds = 1)))
   expect_false(fit$settings$control$early_stop)
+})
+
+test_that("the trace marks acyclic and changed edge sets", {
+  cs <- es_case()
+  set.seed(1)
+  fit <- calm(cov = cs$sem$sigma, moral = cs$mask, verbose = FALSE, control = es_control())
+  tr <- fit$trace
+  expect_type(tr$dag, "logical")
+  expect_type(tr$changed, "logical")
+  expect_true(tr$changed[1])
+  # a different number of edges is a different edge set
+  expect_true(all(tr$changed[-1][diff(tr$edges) != 0]))
+  # the converged graph is acyclic
+  expect_true(tr$dag[nrow(tr)])
+})
+
+test_that("the schedule ends once the graph has settled, on the same path", {
+  cs <- es_case()
+  fit_with <- function(...) {
+    set.seed(4)
+    suppressWarnings(calm(cov = cs$sem$sigma, moral = cs$mask, verbose = FALSE,
+                          control = es_control(...)))
+  }
+  settled <- fit_with()
+  full <- fit_with(settle_rounds = 0)
+  expect_identical(settled$stop, "settled")
+  expect_identical(full$stop, "h_tol")
+  expect_true(settled$converged)
+  tr <- settled$trace
+  r <- nrow(tr)
+  expect_lt(r, nrow(full$trace))
+  # the rule: acyclic, unchanged over settle_rounds rounds, h below h_settle
+  # (but not yet below h_tol, which would have ended the schedule anyway)
+  expect_true(tr$dag[r])
+  expect_false(any(tr$changed[(r - 1):r]))
+  expect_lt(tr$h[r], 1e-6)
+  expect_gte(tr$h[r], 1e-8)
+  # settling only ends the schedule: the rounds run are those of the full fit
+  cols <- c("rho", "h", "objective", "edges", "dag", "changed", "steps")
+  expect_identical(tr[, cols], full$trace[seq_len(r), cols])
+  expect_identical(settled$amat, full$amat)
+  expect_true(any(grepl("converged (graph settled)", capture.output(print(settled)),
+                        fixed = TRUE)))
+  # settle_rounds = 3 needs the same edge set over one round more
+  later <- fit_with(settle_rounds = 3)
+  r3 <- nrow(later$trace)
+  expect_gte(r3, r)
+  expect_identical(later$stop, "settled")
+  expect_false(any(later$trace$changed[(r3 - 2):r3]))
+})
+
+test_that("settling is part of early stopping: off with the paper's schedule", {
+  cs <- es_case()
+  set.seed(4)
+  paper <- suppressWarnings(calm(cov = cs$sem$sigma, moral = cs$mask, verbose = FALSE,
+                                 control = es_control(early_stop = FALSE, max_rounds = 30)))
+  expect_identical(paper$stop, "h_tol")
+  expect_lt(paper$h, 1e-8)
+  expect_true(all(paper$trace$steps == 20000))
+  set.seed(4)
+  soft <- suppressWarnings(calm(cov = cs$sem$sigma, moral = cs$mask, constraint = "soft",
+                                verbose = FALSE, control = es_control(soft_iter = 3000)))
+  expect_identical(soft$stop, "steps")
 })

@@ -14,7 +14,7 @@ test_that("print describes the fit", {
   expect_identical(res, f)
   expect_match(out[1], "CALM \\(gumbel gate, likelihood score, hard constraint\\)")
   expect_true(any(grepl("6 nodes", out)))
-  expect_true(any(grepl("converged after", out)))
+  expect_true(any(grepl("converged( \\(graph settled\\))? after", out)))
   # the steps of all rounds, with a thousands separator
   steps <- format(sum(f$trace$steps), big.mark = ",", scientific = FALSE)
   expect_true(any(grepl(paste0(" rounds, ", steps, " steps"), out, fixed = TRUE)))

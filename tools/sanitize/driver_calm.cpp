@@ -189,6 +189,19 @@ void check_result(const calm::CalmResult& res, const calm::CalmOptions& opt, int
     CHECK(static_cast<int>(res.trace.size()) <= opt.max_rounds);
     CHECK(skipped_sum == res.skipped);
   }
+  // A settled schedule: the last round's edge set is acyclic and the same
+  // as at the end of the settle_rounds rounds before.
+  if (res.settled) {
+    CHECK(opt.hard && opt.early_stop && opt.settle_rounds > 0 && res.converged);
+    const int r = static_cast<int>(res.trace.size());
+    CHECK(r > opt.settle_rounds && res.trace.back().dag && res.trace.back().h < opt.h_settle);
+    for (int i = r - opt.settle_rounds; i < r; ++i) CHECK(!res.trace[i].edges_changed);
+  }
+  for (std::size_t i = 0; i < res.trace.size(); ++i) {
+    if (i == 0) CHECK(res.trace[i].edges_changed);
+    if (i > 0 && res.trace[i].edges != res.trace[i - 1].edges)
+      CHECK(res.trace[i].edges_changed);
+  }
   if (res.skipped == 0) {
     for (int e = 0; e < m; ++e) CHECK(std::isfinite(res.theta[e]) && std::isfinite(res.weight[e]));
   }
@@ -221,6 +234,9 @@ void fit_checks(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask, std::
         opt.check_every = std::max(1L, iters / 20);
         opt.patience = 1 + static_cast<int>(rng() % 4);
         opt.stop_tol = (rng() & 1) ? 1e-4 : 1.0;
+        // settling, with a threshold loose enough to end a schedule here
+        opt.settle_rounds = static_cast<int>(rng() % 3);
+        opt.h_settle = (rng() & 1) ? 1e-6 : 1e3;
         calm::CalmResult res = calm::fit_calm(sigma, mask, opt, calm::TickFn());
         CHECK(!res.interrupted);
         check_result(res, opt, d);
