@@ -14,16 +14,23 @@
 #     PyTorch would be on the paper's schedule for the same problem (the
 #     paper-schedule fit's steps times PyTorch's time per step).
 #
-# Usage: Rscript inst/bench/bench_calm.R [steps | full]
+# Usage: Rscript inst/bench/bench_calm.R [steps | full] [d]
 #   steps  per-step times only (20 seconds)
-#   full   (default) also the 24 fits (about 40 minutes, most of it the
+#   full   (default) also the 24 fits (about 70 minutes, most of it the
 #          paper-schedule fits at d = 100)
+#   d      only these numbers of nodes, comma-separated (default 20,50,100)
 # The machine should be otherwise idle: wall times include time lost to
 # other processes, CPU times do not.
 
 suppressPackageStartupMessages(library(calm))
 mode <- if (length(commandArgs(TRUE))) commandArgs(TRUE)[[1]] else "full"
 stopifnot(mode %in% c("steps", "full"))
+ds <- if (length(commandArgs(TRUE)) >= 2L) {
+  as.numeric(strsplit(commandArgs(TRUE)[[2]], ",")[[1]])
+} else {
+  c(20, 50, 100)
+}
+stopifnot(all(ds %in% c(20, 50, 100)))
 
 pytorch_ms <- c(`20` = 0.24, `50` = 0.44, `100` = 1.56)
 target_ms <- c(`20` = 0.020, `50` = 0.110, `100` = 0.8)
@@ -37,7 +44,7 @@ step_time <- function(sigma, mask, simd, steps) {
 }
 
 rows <- list()
-for (d in c(20, 50, 100)) {
+for (d in ds) {
   for (k in c(1, 4)) {
     set.seed(100 * d + k)
     sem <- simulate_sem(d, k = k)
