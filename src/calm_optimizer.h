@@ -61,7 +61,7 @@ struct CalmOptions {
   // cross the edge threshold within another iter_per_round steps.
   // settle_rounds = 0 turns it off.
   int settle_rounds = 0;
-  double h_settle = 1e-5;
+  double h_settle = 1e-6;
 };
 
 // The free entries (moral-graph edges, both directions) grouped in blocks of
