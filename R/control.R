@@ -11,7 +11,7 @@
 #' default differs from the paper: with `early_stop = TRUE`, rounds that have
 #' stopped making progress end early, and the schedule ends once the learned
 #' graph has settled. Together they cut the steps by about 2.7 times on
-#' 50-node ER1 graphs without changing the learned graphs in our checks; set
+#' 50-node ER1 graphs with the same accuracy in our checks; set
 #' `early_stop = FALSE` for the paper's schedule.
 #'
 #' @param lambda1 Weight of the (approximate) l0 penalty: the sum of the
@@ -82,13 +82,12 @@
 #'   fewer steps than the paper's schedule and learned graphs as good:
 #'   standardized, the same SHD of CPDAG on all 10 graphs (mean 8.0); not
 #'   standardized, the same on 6 of 10 and a mean of 14.7 against 14.8
-#'   (2.8 times fewer steps). On 10 50-node ER4 graphs it took 1.4 times fewer
-#'   steps (mean SHD 118.3 against 118.8):
-#'   there cycles are broken until late, and those rounds run in full. See
+#'   (2.8 times fewer steps). On 10 50-node ER4 graphs it took 1.4 times
+#'   fewer steps (mean SHD 118.3 against 118.8): there cycles are broken
+#'   until late, and those rounds run in full. See
 #'   `inst/bench/bench_early_stop.R` and the vignette "Reproducing the
-#'   paper". Rounds shorter than `(patience + 1) * check_every`
-#'   steps are always run in full, and so is the single run of
-#'   `constraint = "soft"`.
+#'   paper". Rounds shorter than `(patience + 1) * check_every` steps are
+#'   always run in full, and so is the single run of `constraint = "soft"`.
 #' @param settle_rounds,h_settle With `early_stop = TRUE`, the schedule also
 #'   ends (and the fit counts as converged, with `fit$stop == "settled"`) at
 #'   the end of a round when the learned graph has settled: the edge set is
