@@ -144,8 +144,7 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
   std::vector<char> edge_now(m), edge_prev(m);
   std::vector<double> check_obj, check_logh;
   // margins at the last patience + 1 checks (a ring), for the drift test
-  const bool settling = opt.hard && opt.early_stop && opt.settle_rounds > 0;
-  const int ring = opt.early_stop || settling ? opt.patience + 1 : 0;
+  const int ring = opt.early_stop ? opt.patience + 1 : 0;
   std::vector<std::vector<double>> margins(ring, std::vector<double>(m));
   auto save_margins = [&](int k) {
     std::vector<double>& out = margins[k % ring];
@@ -168,8 +167,7 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
     for (int e = 0; e < m; ++e)
       out[e] = is_edge(opt.gate, theta[e], weight[e], opt.threshold, opt.weight_threshold);
   };
-  const bool checking =
-      opt.check_every > 0 && (opt.early_stop || settling || opt.record_checks);
+  const bool checking = opt.check_every > 0 && (opt.early_stop || opt.record_checks);
 
   // One subproblem: at most `iters` Adam steps at penalty coefficient `coef`,
   // Adam restarted. Returns true when the tick callback asked to stop; the
@@ -251,21 +249,21 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
     return false;
   };
 
-  auto count_edges = [&]() {
-    int edges = 0;
-    for (int e = 0; e < m; ++e)
-      edges += is_edge(opt.gate, theta[e], weight[e], opt.threshold, opt.weight_threshold);
-    return edges;
-  };
-  // The edge set at the end of the last round, and whether it is acyclic.
+  // The edge set at the end of a round (the previous round's is kept), its
+  // size, and whether it is acyclic.
   std::vector<char> round_edges(m, 0), round_edges_prev(m, 0);
   IntMatrix adj = IntMatrix::Zero(pb.d, pb.d);
+  int n_edges = 0;
   auto read_round_edges = [&]() {
     round_edges_prev.swap(round_edges);
     edge_set(round_edges);
     adj.setZero();
+    n_edges = 0;
     for (int e = 0; e < m; ++e)
-      if (round_edges[e]) adj(pb.from[e], pb.to[e]) = 1;
+      if (round_edges[e]) {
+        adj(pb.from[e], pb.to[e]) = 1;
+        ++n_edges;
+      }
     return is_dag(adj);
   };
 
@@ -276,6 +274,7 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
     res.converged = true;
   } else if (opt.hard) {
     double rho = opt.rho_init;
+    const bool settling = opt.early_stop && opt.settle_rounds > 0;
     int unchanged = 0;  // rounds in a row that ended with the same edge set
     for (int round = 1; round <= opt.max_rounds; ++round) {
       const long skipped_before = res.skipped;
@@ -290,7 +289,7 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
       last_h = det.h;
       const bool dag = read_round_edges();
       const bool changed = round == 1 || round_edges != round_edges_prev;
-      res.trace.push_back(RoundRecord{round, rho, det.h, det.objective, count_edges(),
+      res.trace.push_back(RoundRecord{round, rho, det.h, det.objective, n_edges,
                                       seconds_since(t_start), res.skipped - skipped_before,
                                       steps, dag, changed});
       if (tick && tick(Progress{round, opt.iter_per_round, opt.iter_per_round, rho, det.h})) {
@@ -321,7 +320,7 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
                        nullptr, &det);
       const bool dag = read_round_edges();
       res.trace.push_back(RoundRecord{1, std::numeric_limits<double>::quiet_NaN(), det.h,
-                                      det.objective, count_edges(), seconds_since(t_start),
+                                      det.objective, n_edges, seconds_since(t_start),
                                       res.skipped, steps, dag, true});
       res.converged = true;
     }

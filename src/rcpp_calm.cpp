@@ -85,12 +85,8 @@ calm::CalmOptions calm_options(const Rcpp::List& control, const std::string& gat
   o.check_every = static_cast<long>(num(control, "check_every"));
   o.patience = static_cast<int>(num(control, "patience"));
   o.stop_tol = num(control, "stop_tol");
-  // control lists made before settling existed (kept in stored fits) lack
-  // these two: they run without settling, as they did then
-  if (control.containsElementNamed("settle_rounds")) {
-    o.settle_rounds = static_cast<int>(num(control, "settle_rounds"));
-    o.h_settle = num(control, "h_settle");
-  }
+  o.settle_rounds = static_cast<int>(num(control, "settle_rounds"));
+  o.h_settle = num(control, "h_settle");
   o.seed = static_cast<std::uint64_t>(seed);
   return o;
 }
