@@ -83,7 +83,7 @@
 #'   standardized, the same SHD of CPDAG on all 10 graphs (mean 8.0); not
 #'   standardized, the same on 6 of 10 and a mean of 14.7 against 14.8
 #'   (2.8 times fewer steps). On 10 50-node ER4 graphs it took 1.4 times
-#'   fewer steps (mean SHD 118.3 against 118.8): there cycles are broken
+#'   fewer steps (mean SHD 116.7 against 119.2): there cycles are broken
 #'   until late, and those rounds run in full. See
 #'   `inst/bench/bench_early_stop.R` and the vignette "Reproducing the
 #'   paper". Rounds shorter than `(patience + 1) * check_every` steps are

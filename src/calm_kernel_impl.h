@@ -34,7 +34,9 @@ struct Block {
   bool full = false;    // every off-diagonal pair is an entry, column by column
   IVec r, c;            // local row / column of each entry
   IVec lin, lin_t;      // linear index of (r, c) and of (c, r) in an n x n matrix
+  IVec col_ptr, col_ent;  // entries of column j: col_ent[col_ptr[j] .. col_ptr[j + 1])
   Mat S, W, T, Winv, X, R, tmp;
+  Mat Ht;                  // transposed half power (poly, blocks that are not complete)
   Mat e2, e4, e6, eu, ev;  // workspace of the matrix exponential
   Vec q, q_inv;
   Eigen::PartialPivLU<Mat> lu;
@@ -83,6 +85,14 @@ class Kernel final : public KernelBase {
         bk.lin(k) = bk.r(k) + bk.n * bk.c(k);
         bk.lin_t(k) = bk.c(k) + bk.n * bk.r(k);
       }
+      bk.col_ptr = IVec::Zero(bk.n + 1);
+      for (int k = 0; k < bk.ne; ++k) ++bk.col_ptr(bk.c(k) + 1);
+      for (int j = 0; j < bk.n; ++j) bk.col_ptr(j + 1) += bk.col_ptr(j);
+      bk.col_ent.resize(bk.ne);
+      {
+        IVec next = bk.col_ptr.head(bk.n);
+        for (int k = 0; k < bk.ne; ++k) bk.col_ent(next(bk.c(k))++) = k;
+      }
       // A product costs n^3, column updates n * ne and vectorise less well.
       bk.sparse = 4L * bk.ne < static_cast<long>(bk.n) * bk.n;
       // Entries of a complete block in column-major order (as build_problem
@@ -98,6 +108,7 @@ class Kernel final : public KernelBase {
       bk.X.resize(bk.n, bk.n);
       bk.R.resize(bk.n, bk.n);
       bk.tmp.resize(bk.n, bk.n);
+      if (acyc_ == Acyclicity::poly && !bk.full) bk.Ht.resize(bk.n, bk.n);
       if (acyc_ == Acyclicity::exp) {
         bk.e2.resize(bk.n, bk.n);
         bk.e4.resize(bk.n, bk.n);
@@ -272,12 +283,16 @@ class Kernel final : public KernelBase {
       block_score_ = 0.5 * bk.q.array().log().sum() - logdet;
       if (!std::isfinite(block_score_)) return false;
       if (want_grad) {
-        invert_lu(bk.lu, bk.Winv);
+        // (W^{-1})_cr = M_{c, perm(r)}, M = U^{-1} L^{-1} (see inverse_factors)
+        inverse_factors(bk.lu, bk.Winv);
         bk.q_inv = bk.q.cwiseInverse();
         const double* qi = bk.q_inv.data();
         const double* wi = bk.Winv.data();
-        const int* lin_t = bk.lin_t.data();
-        for (int k = 0; k < ne; ++k) g[k] = wi[lin_t[k]] - t[lin[k]] * qi[col[k]];
+        const int* perm = bk.lu.permutationP().indices().data();
+        const int* row = bk.r.data();
+        const long n = bk.n;
+        for (int k = 0; k < ne; ++k)
+          g[k] = wi[col[k] + n * perm[row[k]]] - t[lin[k]] * qi[col[k]];
       }
     } else {
       bk.q = bk.q.array().sqrt();
@@ -305,8 +320,10 @@ class Kernel final : public KernelBase {
       block_score_ = 0.5 * bk.q.array().log().sum() - logdet;
       if (!std::isfinite(block_score_)) return false;
       if (want_grad) {
-        invert_lu(bk.lu, bk.Winv);
-        bk.tmp = bk.Winv.transpose();
+        inverse_factors(bk.lu, bk.Winv);
+        // tmp = (W^{-1})^T: row r of it is column perm(r) of M
+        const auto& perm = bk.lu.permutationP().indices();
+        for (int r = 0; r < bk.n; ++r) bk.tmp.row(r) = bk.Winv.col(perm(r)).transpose();
         bk.q_inv = bk.q.cwiseInverse();
         bk.tmp.noalias() -= bk.T * bk.q_inv.asDiagonal();
         gather_full(bk, bk.tmp, g);
@@ -323,15 +340,23 @@ class Kernel final : public KernelBase {
     return true;
   }
 
-  // out = W^{-1} from the LU factors of W, in place: the same steps as
-  // PartialPivLU::inverse(), whose expression object would copy the
-  // factorisation (three allocations per call).
-  static void invert_lu(const Eigen::PartialPivLU<Mat>& lu, Mat& out) {
-    const auto& perm = lu.permutationP().indices();
-    out.setZero();
-    for (Eigen::Index j = 0; j < out.cols(); ++j) out(perm(j), j) = 1.0;
-    lu.matrixLU().template triangularView<Eigen::UnitLower>().solveInPlace(out);
-    lu.matrixLU().template triangularView<Eigen::Upper>().solveInPlace(out);
+  // out = M = U^{-1} L^{-1} from the factors of P W = L U, so that
+  // W^{-1} = M P: column r of W^{-1} is column perm(r) of M. L^{-1} is lower
+  // triangular, and its columns are solved in blocks on the trailing rows
+  // only (a sixth of n^3 multiply-adds instead of a half); U^{-1} L^{-1} is
+  // then one triangular solve. No allocation.
+  static void inverse_factors(const Eigen::PartialPivLU<Mat>& lu, Mat& out) {
+    const Mat& f = lu.matrixLU();
+    const Eigen::Index n = f.rows();
+    const Eigen::Index bs = 8;
+    out.setIdentity();
+    for (Eigen::Index j0 = 0; j0 < n; j0 += bs) {
+      const Eigen::Index h = n - j0;
+      const Eigen::Index w = h < bs ? h : bs;
+      f.block(j0, j0, h, h).template triangularView<Eigen::UnitLower>().solveInPlace(
+          out.block(j0, j0, h, w));
+    }
+    f.template triangularView<Eigen::Upper>().solveInPlace(out);
   }
 
   // out = I * diag + scale * (entries v at (r, c)), for a complete block.
@@ -362,6 +387,23 @@ class Kernel final : public KernelBase {
     for (int k = 0; k < bk.ne; ++k) out.col(bk.c(k)).noalias() += nval[k] * in.col(bk.r(k));
   }
 
+  // out = X * X for X = I + N, N holding the entries nval at (r, c): the
+  // sum of times_x(X) without its zero terms (column r of X is e_r plus the
+  // entries of column r), added in the same order, so the result is the same.
+  static void square_x(const Block& bk, const Mat& x, Mat& out, const double* nval) {
+    out = x;
+    const int* row = bk.r.data();
+    const int* col = bk.c.data();
+    const int* ptr = bk.col_ptr.data();
+    const int* ent = bk.col_ent.data();
+    for (int k = 0; k < bk.ne; ++k) {
+      const int r = row[k], c = col[k];
+      const double v = nval[k];
+      out(r, c) += v;
+      for (int i = ptr[r]; i < ptr[r + 1]; ++i) out(row[ent[i]], c) += v * nval[ent[i]];
+    }
+  }
+
   double poly_block(Block& bk, bool want_grad) {
     const int ne = bk.ne;
     const double* ha = h_a_.data() + bk.e0;
@@ -378,15 +420,20 @@ class Kernel final : public KernelBase {
       for (int k = 0; k < ne; ++k) x[lin[k]] = nval[k];
     }
     // R = X^p by left-to-right binary powering; products with X itself are
-    // column updates when the block is sparse.
+    // column updates when the block is sparse. For a block that is not
+    // complete, the last squaring is not formed: only tr(X^d) and the entries
+    // of R at the transposed free entries are needed, and with H = X^(p / 2)
+    // and R = H H' (H' = H, or H X when p is odd) those are a trace of a
+    // product and one short dot product per entry (see the end).
     const int p = d_ - 1;
     int top = 0;
     while ((p >> (top + 1)) > 0) ++top;
+    const bool select = !bk.full && top >= 2;
     bk.R = bk.X;
     bool is_x = true;
-    for (int bit = top - 1; bit >= 0; --bit) {
+    for (int bit = top - 1; bit >= (select ? 1 : 0); --bit) {
       if (is_x && bk.sparse) {
-        times_x(bk, bk.X, bk.tmp, nval);
+        square_x(bk, bk.X, bk.tmp, nval);
       } else {
         bk.tmp.noalias() = bk.R * bk.R;
       }
@@ -407,6 +454,29 @@ class Kernel final : public KernelBase {
       const double tr_full = (bk.tmp.array() * bk.X.array()).sum();
       if (want_grad) gather_full(bk, bk.tmp, nval);
       return tr_full - static_cast<double>(bk.n);
+    }
+    if (select) {
+      // bk.R holds H. With Ht = H^T: R_ce = Ht.col(c) . H'.col(r) and
+      // tr(R) = sum(Ht * H').
+      const Mat* hp = &bk.R;
+      if (p & 1) {
+        if (bk.sparse) {
+          times_x(bk, bk.R, bk.tmp, nval);
+        } else {
+          bk.tmp.noalias() = bk.R * bk.X;
+        }
+        hp = &bk.tmp;
+      }
+      bk.Ht = bk.R.transpose();
+      double tr = (bk.Ht.array() * hp->array()).sum();
+      const int* row = bk.r.data();
+      const int* col = bk.c.data();
+      for (int k = 0; k < ne; ++k) {
+        const double v = bk.Ht.col(col[k]).dot(hp->col(row[k]));
+        tr += v * nval[k];
+        if (want_grad) nval[k] = v;
+      }
+      return tr - static_cast<double>(bk.n);
     }
     // tr(X^d) = tr(R X) = tr(R) + sum_e R_ce N_rc
     const double* rr = bk.R.data();

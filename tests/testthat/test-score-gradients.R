@@ -76,8 +76,11 @@ fd_gradients <- function(S, M, theta, P, noise, gate, score, coef, quadratic, ct
   list(theta = gt, weight = gw)
 }
 
-# Masks: dense, and one with a sparse 9-node chain, a triangle, a pair and an
-# isolated node (the small components are packed into one block).
+# Masks: dense; a sparse 9-node chain, a triangle, a pair and an isolated
+# node (the small components are packed into one block); an 8-node graph
+# with a few pairs missing (neither sparse nor complete); a sparse 10-node
+# ring. d - 1 is odd for the last two, even for the first two, which covers
+# both ends of the kernel's binary powering of I + A / d.
 test_masks <- function() {
   dense <- matrix(1, 6, 6) - diag(6)
   blocks <- matrix(0, 15, 15)
@@ -85,7 +88,13 @@ test_masks <- function() {
   blocks[10:12, 10:12] <- 1
   blocks[13, 14] <- blocks[14, 13] <- 1
   diag(blocks) <- 0
-  list(dense = dense, blocks = blocks)
+  partial <- matrix(1, 8, 8) - diag(8)
+  partial[cbind(c(1, 2, 3, 5), c(4, 7, 8, 6))] <- 0
+  partial[cbind(c(4, 7, 8, 6), c(1, 2, 3, 5))] <- 0
+  ring <- matrix(0, 10, 10)
+  ring[cbind(1:10, c(2:10, 1))] <- 1
+  ring <- ring + t(ring)
+  list(dense = dense, blocks = blocks, partial = partial, ring = ring)
 }
 
 random_point <- function(M, gate) {
