@@ -387,6 +387,16 @@ class Kernel final : public KernelBase {
     for (int k = 0; k < bk.ne; ++k) out.col(bk.c(k)).noalias() += nval[k] * in.col(bk.r(k));
   }
 
+  // out = in * X (X = bk.X = I + N): column updates on a sparse block, a
+  // product otherwise.
+  static void right_times_x(const Block& bk, const Mat& in, Mat& out, const double* nval) {
+    if (bk.sparse) {
+      times_x(bk, in, out, nval);
+    } else {
+      out.noalias() = in * bk.X;
+    }
+  }
+
   // out = X * X for X = I + N, N holding the entries nval at (r, c): the
   // sum of times_x(X) without its zero terms (column r of X is e_r plus the
   // entries of column r), added in the same order, so the result is the same.
@@ -440,11 +450,7 @@ class Kernel final : public KernelBase {
       bk.R.swap(bk.tmp);
       is_x = false;
       if ((p >> bit) & 1) {
-        if (bk.sparse) {
-          times_x(bk, bk.R, bk.tmp, nval);
-        } else {
-          bk.tmp.noalias() = bk.R * bk.X;
-        }
+        right_times_x(bk, bk.R, bk.tmp, nval);
         bk.R.swap(bk.tmp);
       }
     }
@@ -460,11 +466,7 @@ class Kernel final : public KernelBase {
       // tr(R) = sum(Ht * H').
       const Mat* hp = &bk.R;
       if (p & 1) {
-        if (bk.sparse) {
-          times_x(bk, bk.R, bk.tmp, nval);
-        } else {
-          bk.tmp.noalias() = bk.R * bk.X;
-        }
+        right_times_x(bk, bk.R, bk.tmp, nval);
         hp = &bk.tmp;
       }
       bk.Ht = bk.R.transpose();
