@@ -57,6 +57,10 @@ cpp_make_acyclic <- function(w) {
     .Call(`_calm_cpp_make_acyclic`, w)
 }
 
+cpp_pdag_extension <- function(pdag) {
+    .Call(`_calm_cpp_pdag_extension`, pdag)
+}
+
 cpp_iamb <- function(corr, n, alpha, zero_tol, max_size) {
     .Call(`_calm_cpp_iamb`, corr, n, alpha, zero_tol, max_size)
 }
@@ -75,5 +79,13 @@ cpp_order_search <- function(sigma, l1_threshold, zero_tol) {
 
 cpp_regression_dag <- function(sigma, order) {
     .Call(`_calm_cpp_regression_dag`, sigma, order)
+}
+
+cpp_dag_local_scores <- function(cov, adj, lambda) {
+    .Call(`_calm_cpp_dag_local_scores`, cov, adj, lambda)
+}
+
+cpp_all_subset_scores <- function(cov, j, candidates, lambda) {
+    .Call(`_calm_cpp_all_subset_scores`, cov, j, candidates, lambda)
 }
 

@@ -202,6 +202,16 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_pdag_extension
+SEXP cpp_pdag_extension(const Eigen::Map<Eigen::MatrixXd> pdag);
+RcppExport SEXP _calm_cpp_pdag_extension(SEXP pdagSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type pdag(pdagSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_pdag_extension(pdag));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_iamb
 Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha, double zero_tol, int max_size);
 RcppExport SEXP _calm_cpp_iamb(SEXP corrSEXP, SEXP nSEXP, SEXP alphaSEXP, SEXP zero_tolSEXP, SEXP max_sizeSEXP) {
@@ -262,6 +272,31 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_dag_local_scores
+Rcpp::List cpp_dag_local_scores(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> adj, double lambda);
+RcppExport SEXP _calm_cpp_dag_local_scores(SEXP covSEXP, SEXP adjSEXP, SEXP lambdaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type adj(adjSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_dag_local_scores(cov, adj, lambda));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_all_subset_scores
+Rcpp::NumericVector cpp_all_subset_scores(const Eigen::Map<Eigen::MatrixXd> cov, int j, Rcpp::IntegerVector candidates, double lambda);
+RcppExport SEXP _calm_cpp_all_subset_scores(SEXP covSEXP, SEXP jSEXP, SEXP candidatesSEXP, SEXP lambdaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< int >::type j(jSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type candidates(candidatesSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_all_subset_scores(cov, j, candidates, lambda));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_golem_nv_objective", (DL_FUNC) &_calm_cpp_golem_nv_objective, 5},
@@ -278,11 +313,14 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_dag_to_cpdag", (DL_FUNC) &_calm_cpp_dag_to_cpdag, 1},
     {"_calm_cpp_moral_graph", (DL_FUNC) &_calm_cpp_moral_graph, 1},
     {"_calm_cpp_make_acyclic", (DL_FUNC) &_calm_cpp_make_acyclic, 1},
+    {"_calm_cpp_pdag_extension", (DL_FUNC) &_calm_cpp_pdag_extension, 1},
     {"_calm_cpp_iamb", (DL_FUNC) &_calm_cpp_iamb, 5},
     {"_calm_cpp_precision_support", (DL_FUNC) &_calm_cpp_precision_support, 4},
     {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 1},
     {"_calm_cpp_order_search", (DL_FUNC) &_calm_cpp_order_search, 3},
     {"_calm_cpp_regression_dag", (DL_FUNC) &_calm_cpp_regression_dag, 2},
+    {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 3},
+    {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 4},
     {NULL, NULL, 0}
 };
 

@@ -195,3 +195,46 @@ std::vector<std::pair<int, int>> make_acyclic(Eigen::MatrixXd& w) {
 }
 
 }  // namespace calm
+
+namespace calm {
+
+bool pdag_extension(const IntMatrix& pdag, IntMatrix& dag) {
+  const int d = static_cast<int>(pdag.rows());
+  IntMatrix g = (pdag.array() != 0).cast<int>();
+  dag = IntMatrix::Zero(d, d);
+  for (int i = 0; i < d; ++i)
+    for (int j = 0; j < d; ++j)
+      if (g(i, j) && !g(j, i)) dag(i, j) = 1;
+  std::vector<char> alive(d, 1);
+  auto adjacent = [&](int a, int b) { return g(a, b) != 0 || g(b, a) != 0; };
+  for (int removed = 0; removed < d; ++removed) {
+    int pick = -1;
+    for (int x = 0; x < d && pick < 0; ++x) {
+      if (!alive[x]) continue;
+      bool sink = true;
+      for (int y = 0; y < d && sink; ++y)
+        if (alive[y] && g(x, y) && !g(y, x)) sink = false;
+      if (!sink) continue;
+      // every undirected neighbour of x is adjacent to every other node
+      // adjacent to x
+      bool ok = true;
+      for (int y = 0; y < d && ok; ++y) {
+        if (!alive[y] || !(g(x, y) && g(y, x))) continue;
+        for (int z = 0; z < d && ok; ++z)
+          if (z != y && alive[z] && adjacent(x, z) && !adjacent(y, z)) ok = false;
+      }
+      if (ok) pick = x;
+    }
+    if (pick < 0) return false;
+    for (int y = 0; y < d; ++y) {
+      if (!alive[y]) continue;
+      if (g(pick, y) && g(y, pick)) dag(y, pick) = 1;  // undirected: into x
+      g(pick, y) = 0;
+      g(y, pick) = 0;
+    }
+    alive[pick] = 0;
+  }
+  return true;
+}
+
+}  // namespace calm

@@ -21,6 +21,12 @@ bool is_dag(const IntMatrix& adj);
 // Throws std::invalid_argument when adj is not acyclic.
 IntMatrix dag_to_cpdag(const IntMatrix& adj);
 
+// A DAG in the Markov equivalence class described by a PDAG (directed edges
+// i -> j as adj(i, j) = 1, adj(j, i) = 0; undirected edges as mutual pairs),
+// with every directed edge kept and no new v-structure (Dor and Tarsi 1992).
+// Returns false when the PDAG has no such extension.
+bool pdag_extension(const IntMatrix& pdag, IntMatrix& dag);
+
 // Moral graph: skeleton plus an edge between every two parents of a common
 // child. Symmetric 0/1 result with zero diagonal.
 IntMatrix moral_graph(const IntMatrix& adj);

@@ -47,3 +47,12 @@ Rcpp::List cpp_make_acyclic(Eigen::MatrixXd w) {
   return Rcpp::List::create(Rcpp::Named("w") = w, Rcpp::Named("from") = from,
                             Rcpp::Named("to") = to);
 }
+
+// A consistent extension of a PDAG, or NULL when there is none.
+// [[Rcpp::export(rng = false)]]
+SEXP cpp_pdag_extension(const Eigen::Map<Eigen::MatrixXd> pdag) {
+  calm::IntMatrix dag;
+  if (!calm::pdag_extension(to_int(pdag), dag)) return R_NilValue;
+  Eigen::MatrixXd out = dag.cast<double>();
+  return Rcpp::wrap(out);
+}

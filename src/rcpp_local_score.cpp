@@ -1,0 +1,37 @@
+// Rcpp glue for the local score (src/local_score.h). Arguments are checked in
+// R (R/score.R); exceptions become R errors through Rcpp.
+#include <Rcpp.h>
+#include <RcppEigen.h>
+
+#include "local_score.h"
+
+// [[Rcpp::depends(RcppEigen)]]
+
+// Score of each node of a DAG and their sum.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List cpp_dag_local_scores(const Eigen::Map<Eigen::MatrixXd> cov,
+                                const Eigen::Map<Eigen::MatrixXd> adj, double lambda) {
+  calm::LocalScore score(cov, lambda);
+  const int d = score.dim();
+  Rcpp::NumericVector per_node(d);
+  double total = 0;
+  for (int j = 0; j < d; ++j) {
+    std::vector<int> pa;
+    for (int i = 0; i < d; ++i)
+      if (adj(i, j) != 0) pa.push_back(i);
+    per_node[j] = score.local(j, pa);
+    total += per_node[j];
+  }
+  return Rcpp::List::create(Rcpp::Named("total") = total, Rcpp::Named("local") = per_node);
+}
+
+// s(j, T) for every subset T of `candidates` (1-based), by bit mask.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector cpp_all_subset_scores(const Eigen::Map<Eigen::MatrixXd> cov, int j,
+                                          Rcpp::IntegerVector candidates, double lambda) {
+  calm::LocalScore score(cov, lambda);
+  std::vector<int> cand(candidates.size());
+  for (R_xlen_t k = 0; k < candidates.size(); ++k) cand[k] = candidates[k] - 1;
+  std::vector<double> out = score.all_subset_scores(j - 1, cand);
+  return Rcpp::NumericVector(out.begin(), out.end());
+}
