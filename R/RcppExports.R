@@ -37,6 +37,14 @@ cpp_calm_step_time <- function(sigma, mask, control, gate, score, seed, steps) {
     .Call(`_calm_cpp_calm_step_time`, sigma, mask, control, gate, score, seed, steps)
 }
 
+cpp_ges_best_move <- function(cov, cpdag, type, lambda, allowed) {
+    .Call(`_calm_cpp_ges_best_move`, cov, cpdag, type, lambda, allowed)
+}
+
+cpp_ges_refine <- function(cov, cpdag, lambda, allowed, forward, backward, turning, max_moves) {
+    .Call(`_calm_cpp_ges_refine`, cov, cpdag, lambda, allowed, forward, backward, turning, max_moves)
+}
+
 cpp_topological_order <- function(adj) {
     .Call(`_calm_cpp_topological_order`, adj)
 }

@@ -152,6 +152,37 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_ges_best_move
+SEXP cpp_ges_best_move(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, std::string type, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed);
+RcppExport SEXP _calm_cpp_ges_best_move(SEXP covSEXP, SEXP cpdagSEXP, SEXP typeSEXP, SEXP lambdaSEXP, SEXP allowedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ges_best_move(cov, cpdag, type, lambda, allowed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ges_refine
+Rcpp::List cpp_ges_refine(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, bool forward, bool backward, bool turning, int max_moves);
+RcppExport SEXP _calm_cpp_ges_refine(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP forwardSEXP, SEXP backwardSEXP, SEXP turningSEXP, SEXP max_movesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    Rcpp::traits::input_parameter< bool >::type forward(forwardSEXP);
+    Rcpp::traits::input_parameter< bool >::type backward(backwardSEXP);
+    Rcpp::traits::input_parameter< bool >::type turning(turningSEXP);
+    Rcpp::traits::input_parameter< int >::type max_moves(max_movesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine(cov, cpdag, lambda, allowed, forward, backward, turning, max_moves));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_topological_order
 Rcpp::IntegerVector cpp_topological_order(const Eigen::Map<Eigen::MatrixXd> adj);
 RcppExport SEXP _calm_cpp_topological_order(SEXP adjSEXP) {
@@ -308,6 +339,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_calm_score", (DL_FUNC) &_calm_cpp_calm_score, 3},
     {"_calm_cpp_calm_simd_available", (DL_FUNC) &_calm_cpp_calm_simd_available, 0},
     {"_calm_cpp_calm_step_time", (DL_FUNC) &_calm_cpp_calm_step_time, 7},
+    {"_calm_cpp_ges_best_move", (DL_FUNC) &_calm_cpp_ges_best_move, 5},
+    {"_calm_cpp_ges_refine", (DL_FUNC) &_calm_cpp_ges_refine, 8},
     {"_calm_cpp_topological_order", (DL_FUNC) &_calm_cpp_topological_order, 1},
     {"_calm_cpp_is_dag", (DL_FUNC) &_calm_cpp_is_dag, 1},
     {"_calm_cpp_dag_to_cpdag", (DL_FUNC) &_calm_cpp_dag_to_cpdag, 1},

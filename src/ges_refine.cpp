@@ -1,0 +1,344 @@
+#include "ges_refine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace calm {
+
+namespace {
+
+using Set = std::vector<int>;  // sorted vertex set
+
+bool edge(const IntMatrix& g, int a, int b) { return g(a, b) != 0; }
+bool adjacent(const IntMatrix& g, int a, int b) { return g(a, b) != 0 || g(b, a) != 0; }
+
+Set parents(const IntMatrix& g, int v) {
+  Set s;
+  for (int i = 0; i < g.rows(); ++i)
+    if (edge(g, i, v) && !edge(g, v, i)) s.push_back(i);
+  return s;
+}
+Set children(const IntMatrix& g, int v) {
+  Set s;
+  for (int i = 0; i < g.rows(); ++i)
+    if (edge(g, v, i) && !edge(g, i, v)) s.push_back(i);
+  return s;
+}
+Set neighbours(const IntMatrix& g, int v) {
+  Set s;
+  for (int i = 0; i < g.rows(); ++i)
+    if (edge(g, v, i) && edge(g, i, v)) s.push_back(i);
+  return s;
+}
+bool contains(const Set& s, int x) { return std::binary_search(s.begin(), s.end(), x); }
+Set set_union(const Set& a, const Set& b) {
+  Set r;
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(r));
+  return r;
+}
+Set set_inter(const Set& a, const Set& b) {
+  Set r;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(r));
+  return r;
+}
+Set set_minus(const Set& a, const Set& b) {
+  Set r;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(r));
+  return r;
+}
+Set with(Set s, int x) {
+  s.insert(std::lower_bound(s.begin(), s.end(), x), x);
+  return s;
+}
+Set without(Set s, int x) {
+  auto it = std::lower_bound(s.begin(), s.end(), x);
+  if (it != s.end() && *it == x) s.erase(it);
+  return s;
+}
+Set adjacent_set(const IntMatrix& g, int v) {
+  Set s;
+  for (int i = 0; i < g.rows(); ++i)
+    if (adjacent(g, v, i)) s.push_back(i);
+  return s;
+}
+
+bool is_clique(const IntMatrix& g, const Set& s) {
+  for (std::size_t a = 0; a < s.size(); ++a)
+    for (std::size_t b = a + 1; b < s.size(); ++b)
+      if (!adjacent(g, s[a], s[b])) return false;
+  return true;
+}
+
+// Calls f(C) for every clique C with required ⊆ C ⊆ required ∪ pool (pool
+// disjoint from required). Stops early after `cap` cliques.
+template <class F>
+void for_each_clique(const IntMatrix& g, const Set& required, const Set& pool, F&& f,
+                     long cap = 1L << 18) {
+  if (!is_clique(g, required)) return;
+  Set cand;
+  for (int p : pool) {
+    bool ok = true;
+    for (int r : required)
+      if (!adjacent(g, p, r)) { ok = false; break; }
+    if (ok) cand.push_back(p);
+  }
+  long visited = 0;
+  Set cur = required;
+  // depth-first over increasing positions in cand
+  std::vector<int> chosen;
+  std::function<void(std::size_t)> rec = [&](std::size_t start) {
+    if (visited >= cap) return;
+    ++visited;
+    f(cur);
+    for (std::size_t i = start; i < cand.size(); ++i) {
+      bool ok = true;
+      for (int c : chosen)
+        if (!adjacent(g, c, cand[i])) { ok = false; break; }
+      if (!ok) continue;
+      chosen.push_back(cand[i]);
+      Set saved = cur;
+      cur = with(cur, cand[i]);
+      rec(i + 1);
+      cur = saved;
+      chosen.pop_back();
+    }
+  };
+  rec(0);
+}
+
+// Is there a path from a to b along edges x -> y with g(x, y) = 1 (directed
+// or undirected: a semi-directed path) that avoids `blocked` and does not use
+// the edge between a and b itself?
+bool semidirected_path(const IntMatrix& g, int a, int b, const Set& blocked) {
+  const int d = static_cast<int>(g.rows());
+  std::vector<char> seen(d, 0);
+  for (int x : blocked) seen[x] = 1;
+  if (seen[a] || seen[b]) return false;
+  std::vector<int> stack{a};
+  seen[a] = 1;
+  while (!stack.empty()) {
+    int x = stack.back();
+    stack.pop_back();
+    for (int y = 0; y < d; ++y) {
+      if (!edge(g, x, y)) continue;
+      if (x == a && y == b) continue;
+      if (y == b) return true;
+      if (!seen[y]) {
+        seen[y] = 1;
+        stack.push_back(y);
+      }
+    }
+  }
+  return false;
+}
+
+// Vertices reachable from `from` by semi-directed paths (including `from`).
+std::vector<char> posterior(const IntMatrix& g, const Set& from) {
+  const int d = static_cast<int>(g.rows());
+  std::vector<char> seen(d, 0);
+  std::vector<int> stack;
+  for (int x : from) {
+    seen[x] = 1;
+    stack.push_back(x);
+  }
+  while (!stack.empty()) {
+    int x = stack.back();
+    stack.pop_back();
+    for (int y = 0; y < d; ++y)
+      if (edge(g, x, y) && !seen[y]) {
+        seen[y] = 1;
+        stack.push_back(y);
+      }
+  }
+  return seen;
+}
+
+// Is there a path from a to a vertex of B that uses only vertices of
+// `allowed` (undirected edges among them)?
+bool path_within(const IntMatrix& g, const Set& allowed, int a, const Set& B) {
+  if (!contains(allowed, a)) return false;
+  Set targets = set_inter(B, allowed);
+  if (targets.empty()) return false;
+  std::vector<int> stack{a};
+  Set seen{a};
+  while (!stack.empty()) {
+    int x = stack.back();
+    stack.pop_back();
+    for (int y : allowed) {
+      if (!edge(g, x, y) || contains(seen, y)) continue;
+      if (contains(targets, y)) return true;
+      seen = with(seen, y);
+      stack.push_back(y);
+    }
+  }
+  return false;
+}
+
+void keep_better(GesMove& best, GesMoveType type, int u, int v, const Set& C, double delta) {
+  if (!best.valid() || delta < best.delta) {
+    best.type = type;
+    best.u = u;
+    best.v = v;
+    best.C = C;
+    best.delta = delta;
+  }
+}
+
+}  // namespace
+
+GesMove best_insert(const IntMatrix& g, int v, LocalScore& score, const IntMatrix& allowed) {
+  GesMove best;
+  const int d = static_cast<int>(g.rows());
+  const Set ne = neighbours(g, v), pa = parents(g, v);
+  std::vector<char> forbidden = posterior(g, children(g, v));
+  std::vector<char> after_v = posterior(g, Set{v});
+  for (int u = 0; u < d; ++u) {
+    if (u == v || forbidden[u] || adjacent(g, u, v) || allowed(u, v) == 0) continue;
+    const Set N = set_inter(ne, adjacent_set(g, u));
+    for_each_clique(g, N, set_minus(ne, N), [&](const Set& C) {
+      if (after_v[u] && semidirected_path(g, v, u, C)) return;
+      const Set base = set_union(C, pa);
+      const double delta = score.local(v, with(base, u)) - score.local(v, base);
+      keep_better(best, GesMoveType::Insert, u, v, C, delta);
+    });
+  }
+  return best;
+}
+
+GesMove best_delete(const IntMatrix& g, int v, LocalScore& score) {
+  GesMove best;
+  const Set ne = neighbours(g, v), pa = parents(g, v);
+  for (int u : set_union(ne, pa)) {
+    const Set N = set_inter(ne, adjacent_set(g, u));
+    for_each_clique(g, Set{}, N, [&](const Set& C) {
+      const Set base = without(set_union(C, pa), u);
+      const double delta = score.local(v, base) - score.local(v, with(base, u));
+      keep_better(best, GesMoveType::Delete, u, v, C, delta);
+    });
+  }
+  return best;
+}
+
+GesMove best_turn(const IntMatrix& g, int v, LocalScore& score) {
+  GesMove best;
+  const Set ne = neighbours(g, v), pa = parents(g, v);
+  // undirected u - v becomes u -> v
+  for (int u : ne) {
+    const Set N = set_inter(ne, neighbours(g, u));
+    const Set pa_u = parents(g, u);
+    for_each_clique(g, Set{}, without(ne, u), [&](const Set& C) {
+      const Set C_out = set_minus(C, N);
+      if (C_out.empty()) return;
+      const Set C_in = set_inter(C, N);
+      if (path_within(g, set_minus(ne, C_in), C_out.front(), set_minus(N, C))) return;
+      const Set base_v = set_union(C, pa);
+      const Set base_u = set_union(C_in, pa_u);
+      const double delta = score.local(v, with(base_v, u)) - score.local(v, base_v) +
+                           score.local(u, base_u) - score.local(u, with(base_u, v));
+      keep_better(best, GesMoveType::Turn, u, v, C, delta);
+    });
+  }
+  // directed v -> u becomes u -> v
+  for (int u : children(g, v)) {
+    const Set pa_u = parents(g, u);
+    const Set N = set_inter(ne, pa_u);
+    const Set ne_u = neighbours(g, u);
+    for_each_clique(g, N, set_minus(ne, N), [&](const Set& C) {
+      if (semidirected_path(g, v, u, set_union(C, ne_u))) return;
+      const Set base_v = set_union(C, pa);
+      const double delta = score.local(v, with(base_v, u)) - score.local(v, base_v) +
+                           score.local(u, without(pa_u, v)) - score.local(u, pa_u);
+      keep_better(best, GesMoveType::Turn, u, v, C, delta);
+    });
+  }
+  return best;
+}
+
+GesMove best_move(const IntMatrix& g, GesMoveType type, LocalScore& score, const IntMatrix& allowed,
+                  double tol) {
+  GesMove best;
+  for (int v = 0; v < g.rows(); ++v) {
+    GesMove m;
+    switch (type) {
+      case GesMoveType::Insert: m = best_insert(g, v, score, allowed); break;
+      case GesMoveType::Delete: m = best_delete(g, v, score); break;
+      case GesMoveType::Turn: m = best_turn(g, v, score); break;
+    }
+    if (m.valid() && (!best.valid() || m.delta < best.delta)) best = m;
+  }
+  if (best.valid() && !(best.delta < -tol)) best = GesMove();
+  return best;
+}
+
+bool apply_move(const IntMatrix& g, const GesMove& m, IntMatrix& out) {
+  IntMatrix h = g;
+  const int u = m.u, v = m.v;
+  auto orient = [&](int a, int b) {  // a -> b
+    h(a, b) = 1;
+    h(b, a) = 0;
+  };
+  if (m.type == GesMoveType::Delete) {
+    const Set ne = neighbours(g, v);
+    const Set N = set_inter(ne, adjacent_set(g, u));
+    h(u, v) = 0;
+    h(v, u) = 0;
+    for (int w : set_minus(N, m.C)) {
+      orient(v, w);
+      if (edge(g, u, w) && edge(g, w, u)) orient(u, w);
+    }
+  } else {
+    orient(u, v);
+    for (int c : m.C) orient(c, v);
+  }
+  IntMatrix dag;
+  if (!pdag_extension(h, dag)) return false;
+  out = dag_to_cpdag(dag);
+  return true;
+}
+
+double cpdag_score(const IntMatrix& g, LocalScore& score) {
+  IntMatrix dag;
+  if (!pdag_extension(g, dag)) throw std::invalid_argument("graph has no consistent extension");
+  return score.dag_score(dag);
+}
+
+GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix& allowed,
+                     const GesOptions& opt, const std::function<void()>& interrupt) {
+  GesResult res;
+  IntMatrix g = start;
+  double current = cpdag_score(g, score);
+  res.score_before = current;
+  std::vector<GesMoveType> phases;
+  if (opt.forward) phases.push_back(GesMoveType::Insert);
+  if (opt.backward) phases.push_back(GesMoveType::Delete);
+  if (opt.turning) phases.push_back(GesMoveType::Turn);
+  bool moved_in_pass = true;
+  while (moved_in_pass && static_cast<int>(res.moves.size()) < opt.max_moves) {
+    moved_in_pass = false;
+    for (GesMoveType type : phases) {
+      while (static_cast<int>(res.moves.size()) < opt.max_moves) {
+        if (interrupt) interrupt();
+        GesMove m = best_move(g, type, score, allowed, opt.tol);
+        if (!m.valid()) break;
+        IntMatrix next;
+        if (!apply_move(g, m, next)) break;
+        // the class's own score decides (guards against an operator whose
+        // predicted change its result does not realise)
+        const double s = cpdag_score(next, score);
+        if (!(s < current - opt.tol)) break;
+        m.delta = s - current;
+        current = s;
+        g = next;
+        res.moves.push_back(m);
+        moved_in_pass = true;
+      }
+    }
+    if (phases.size() <= 1) break;
+  }
+  res.cpdag = g;
+  res.score_after = current;
+  return res;
+}
+
+}  // namespace calm

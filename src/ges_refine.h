@@ -1,0 +1,75 @@
+// Greedy equivalence search moves on CPDAGs (Chickering 2002; turning as in
+// Hauser and Buehlmann 2012), scored with the decomposable l0 score of
+// local_score.h. calm uses them to refine CALM's CPDAG: backward (Delete)
+// and Turn moves by default, forward (Insert) moves on request. Pure C++.
+//
+// A CPDAG is an IntMatrix g: g(i, j) = 1, g(j, i) = 0 is i -> j; a mutual
+// pair is an undirected edge. Every operator is named by (u, v, C) as in
+// pcalg's EssentialGraph: the edge between u and v is inserted as u -> v,
+// deleted, or turned into u -> v, and C is the clique of v's neighbours that
+// become parents of v. Score changes are new minus old (negative improves).
+#ifndef CALM_GES_REFINE_H
+#define CALM_GES_REFINE_H
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "graph_core.h"
+#include "local_score.h"
+
+namespace calm {
+
+enum class GesMoveType { Insert = 0, Delete = 1, Turn = 2 };
+
+struct GesMove {
+  GesMoveType type = GesMoveType::Delete;
+  int u = -1;
+  int v = -1;
+  std::vector<int> C;
+  double delta = 0;  // change of the total score (negative: better)
+  bool valid() const { return u >= 0; }
+};
+
+// Best operator of one type whose head is v (pcalg's getOptimalArrow*(v)).
+// `allowed` restricts insertions to its nonzero pairs (symmetric mask).
+GesMove best_insert(const IntMatrix& g, int v, LocalScore& score, const IntMatrix& allowed);
+GesMove best_delete(const IntMatrix& g, int v, LocalScore& score);
+GesMove best_turn(const IntMatrix& g, int v, LocalScore& score);
+
+// Best operator of a type over all heads; invalid when none improves the score
+// by more than `tol`.
+GesMove best_move(const IntMatrix& g, GesMoveType type, LocalScore& score, const IntMatrix& allowed,
+                  double tol);
+
+// The CPDAG after applying the operator. Returns false if the resulting PDAG
+// has no consistent extension (the operator was not valid).
+bool apply_move(const IntMatrix& g, const GesMove& m, IntMatrix& out);
+
+struct GesOptions {
+  bool forward = false;   // run Insert moves (first, in each pass)
+  bool backward = true;   // Delete moves
+  bool turning = true;    // Turn moves
+  int max_moves = 100000;
+  double tol = 1e-10;
+};
+
+struct GesResult {
+  IntMatrix cpdag;
+  double score_before = 0;
+  double score_after = 0;
+  std::vector<GesMove> moves;
+};
+
+// From the CPDAG `start`, applies the best improving move of the current
+// phase until none is left, cycling forward -> backward -> turning until a
+// full pass makes no move. `interrupt` is called between moves.
+GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix& allowed,
+                     const GesOptions& opt, const std::function<void()>& interrupt);
+
+// Total score of the class of a CPDAG (the score of a consistent extension).
+double cpdag_score(const IntMatrix& g, LocalScore& score);
+
+}  // namespace calm
+
+#endif
