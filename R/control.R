@@ -105,6 +105,18 @@
 #' @param patience Number of consecutive checks the rule looks back over.
 #' @param stop_tol Smallest decrease of the objective (at the deterministic
 #'   gate) over `patience` checks that counts as progress.
+#' @param refine_penalty,refine_discount Penalty per edge and per sample of
+#'   the score that the refinement (`calm(refine = "ges")`) optimises:
+#'   `"bic"` (default) uses `refine_discount * log(n) / (2 n)`, the BIC with
+#'   penalty discount `refine_discount` (see [bic_lambda()]), for data and
+#'   covariances with finite `n`, and `lambda1` for a population covariance
+#'   (`n = Inf`, where the BIC penalty vanishes); `"lambda1"` always uses
+#'   `lambda1`; a number is used as it is. The default discount 2 was chosen
+#'   by measurement (see `vignette("calm")` and `inst/bench/tune_refine.R`).
+#' @param refine_forward Also run forward (edge insertion) moves of greedy
+#'   equivalence search, inside the moral graph (default `FALSE`: at
+#'   `n = 1000` they added false edges in our measurements).
+#' @param refine_max_moves Cap on the number of refinement moves.
 #' @param ... Must be empty; catches misspelt arguments.
 #' @return An object of class `calm_control`: a named list of the values.
 #' @seealso [calm()]
@@ -121,7 +133,9 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          tanh_c = 15, weight_threshold = 0.1,
                          acyclicity = c("poly", "exp"), simd = TRUE,
                          early_stop = TRUE, check_every = 1000, patience = 5,
-                         stop_tol = 1e-4, settle_rounds = 2, h_settle = 1e-6, ...) {
+                         stop_tol = 1e-4, settle_rounds = 2, h_settle = 1e-6,
+                         refine_penalty = "bic", refine_discount = 2, refine_forward = FALSE,
+                         refine_max_moves = 10000, ...) {
   call <- environment()
   check_dots_empty(..., fn = "calm_control", call = call)
   ctrl <- list(
@@ -150,12 +164,22 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
     patience = check_count(patience, "patience", min = 1, max = 1000, call = call),
     stop_tol = check_number(stop_tol, "stop_tol", lower = 0, call = call),
     settle_rounds = check_count(settle_rounds, "settle_rounds", min = 0, max = 1000, call = call),
-    h_settle = check_number(h_settle, "h_settle", lower = 0, call = call)
+    h_settle = check_number(h_settle, "h_settle", lower = 0, call = call),
+    refine_penalty = check_refine_penalty(refine_penalty, call = call),
+    refine_discount = check_number(refine_discount, "refine_discount", lower = 0, call = call),
+    refine_forward = check_flag(refine_forward, "refine_forward", call = call),
+    refine_max_moves = check_count(refine_max_moves, "refine_max_moves", min = 0, max = 1e9,
+                                   call = call)
   )
   structure(ctrl, class = "calm_control")
 }
 
 #' @export
+check_refine_penalty <- function(x, call) {
+  if (is.character(x)) return(match_choice(x, c("bic", "lambda1"), "refine_penalty", call = call))
+  check_number(x, "refine_penalty", lower = 0, call = call)
+}
+
 print.calm_control <- function(x, ...) {
   cat("<calm_control>\n")
   vals <- vapply(unclass(x), function(v) format(v, digits = 6), character(1))

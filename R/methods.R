@@ -169,6 +169,7 @@ fit_lines <- function(x) {
     extra <- if (is.data.frame(rs) && nrow(rs) > 1L) sprintf(" (best of %d restarts)", nrow(rs)) else ""
     lines <- c(lines, sprintf("final objective %s%s", format(signif(x$objective, 6)), extra))
   }
+  if (is.list(x$refine)) lines <- c(lines, refine_line(x$refine))
   if (is.data.frame(x$removed) && nrow(x$removed) > 0L) {
     lines <- c(lines, sprintf("%d edge%s removed to make the graph acyclic", nrow(x$removed),
                               if (nrow(x$removed) == 1L) "" else "s"))
@@ -178,6 +179,18 @@ fit_lines <- function(x) {
                               if (!is.null(x$seed)) sprintf(", seed %d", as.integer(x$seed)) else ""))
   }
   lines
+}
+
+# One line on what the refinement did.
+refine_line <- function(r) {
+  k <- nrow(r$moves)
+  head <- sprintf("refinement (GES moves, penalty %s):", format(signif(r$lambda, 3)))
+  if (k == 0L) return(paste(head, "no improving move"))
+  counts <- table(factor(r$moves$type, levels = c("insert", "delete", "turn")))
+  counts <- counts[counts > 0]
+  sprintf("%s %d move%s (%s), score %s -> %s", head, k, if (k == 1L) "" else "s",
+          paste(counts, names(counts), collapse = ", "),
+          format(signif(r$score_before, 6)), format(signif(r$score_after, 6)))
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a

@@ -33,10 +33,16 @@
 #' `O(d |S|)`.
 #'
 #' The blankets found for different targets need not agree (`Y` in the
-#' blanket of `T` but `T` not in that of `Y`). `rule = "and"` (default, as in
-#' the paper) keeps an edge when both blankets contain the other node;
-#' `rule = "or"` when either does. The per-node blankets before this step are
-#' kept in the graph attribute `blankets`.
+#' blanket of `T` but `T` not in that of `Y`). `rule = "or"` (default) keeps
+#' an edge when either blanket contains the other node; `rule = "and"` only
+#' when both do. OR is the default because it is what the authors' code
+#' computes (see below) and because CALM needs recall more than precision:
+#' the optimizer and the refinement can drop a spurious moral edge but never
+#' add a missing one. On seven 20- and 50-node ER1 data sets (n = 1000) the
+#' AND rule's recall of the true moral graph was 0.69-0.96 and the OR rule's
+#' 0.95-1.00, and CALM's mean SHD of CPDAG was 6.1 with AND and 4.6 with OR.
+#' The per-node blankets before this step are kept in the graph attribute
+#' `blankets`.
 #'
 #' **`method = "precision"`** joins `i` and `j` when their partial
 #' correlation given all other variables, `-K[i, j] / sqrt(K[i, i] K[j, j])`
@@ -80,7 +86,13 @@
 #' Python library pyCausalFS; the authors' version ships with causal-learn
 #' (`causallearn/utils/MarkovNetwork/iamb.py`, used by its `calm()` with
 #' `alpha = 0.01`). Like this function it adds the candidate with the
-#' smallest p-value and joins two nodes by the AND rule. It differs in that
+#' smallest p-value. Its final step is labelled an AND rule, but it first
+#' writes every blanket into both the row and the column of its matrix
+#' (`raw[i, mb] = 1` and `raw[mb, i] = 1`), so the matrix is already symmetric
+#' and what it returns is the OR-rule graph; on a 20-node data set its output
+#' equals `rule = "or"` here and differs from `rule = "and"` in 11 pairs.
+#' (Earlier versions of calm took the label at its word and defaulted to
+#' AND.) It differs in that
 #' * its shrink phase is a single pass over the blanket in order of entry,
 #'   each member tested given the members still present (as in bnlearn, but
 #'   testing the last one too);
@@ -106,8 +118,8 @@
 #' @param alpha Significance level of the Fisher-z tests, in `(0, 1)`.
 #' @param method `"iamb"` (default) or `"precision"`; see the section on
 #'   methods.
-#' @param rule How to combine the blankets into an undirected graph: `"and"`
-#'   (default) or `"or"`.
+#' @param rule How to combine the blankets into an undirected graph: `"or"`
+#'   (default; what the authors' code computes) or `"and"`.
 #' @param max_size Largest blanket size for `"iamb"`: `NULL` (default, no
 #'   cap other than `d - 1` and what `n` allows) or a positive whole number.
 #'   A Fisher-z test given `s` variables needs `n - s - 3 > 0`; when this
@@ -147,11 +159,11 @@
 #' skeleton_metrics(mg_inf, moral_graph(sem$dag))
 #' @export
 estimate_moral_graph <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01,
-                                 method = c("iamb", "precision"), rule = c("and", "or"),
+                                 method = c("iamb", "precision"), rule = c("or", "and"),
                                  max_size = NULL, zero_tol = 1e-8) {
   call <- environment()
   method <- match_choice(method, c("iamb", "precision"), "method", call)
-  rule <- match_choice(rule, c("and", "or"), "rule", call)
+  rule <- match_choice(rule, c("or", "and"), "rule", call)
   alpha <- check_number(alpha, "alpha", lower = 0, upper = 1, lower_open = TRUE,
                         upper_open = TRUE)
   zero_tol <- check_number(zero_tol, "zero_tol", lower = 0, upper = 1, upper_open = TRUE)
