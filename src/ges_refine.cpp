@@ -309,10 +309,13 @@ GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix&
   IntMatrix g = start;
   double current = cpdag_score(g, score);
   res.score_before = current;
+  // Backward and turning moves first: from CALM's graph, which is close to
+  // an independence map of the truth, they are consistent; insertions then
+  // only add what the pruned graph still lacks.
   std::vector<GesMoveType> phases;
-  if (opt.forward) phases.push_back(GesMoveType::Insert);
   if (opt.backward) phases.push_back(GesMoveType::Delete);
   if (opt.turning) phases.push_back(GesMoveType::Turn);
+  if (opt.forward) phases.push_back(GesMoveType::Insert);
   bool moved_in_pass = true;
   while (moved_in_pass && static_cast<int>(res.moves.size()) < opt.max_moves) {
     moved_in_pass = false;

@@ -47,7 +47,7 @@ GesMove best_move(const IntMatrix& g, GesMoveType type, LocalScore& score, const
 bool apply_move(const IntMatrix& g, const GesMove& m, IntMatrix& out);
 
 struct GesOptions {
-  bool forward = false;   // run Insert moves (first, in each pass)
+  bool forward = false;   // run Insert moves (last, in each pass)
   bool backward = true;   // Delete moves
   bool turning = true;    // Turn moves
   int max_moves = 100000;
@@ -62,7 +62,7 @@ struct GesResult {
 };
 
 // From the CPDAG `start`, applies the best improving move of the current
-// phase until none is left, cycling forward -> backward -> turning until a
+// phase until none is left, cycling backward -> turning -> forward until a
 // full pass makes no move. `interrupt` is called between moves.
 GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix& allowed,
                      const GesOptions& opt, const std::function<void()>& interrupt);

@@ -1,0 +1,137 @@
+# Refinement by greedy equivalence search moves (R/refine.R, src/ges_refine.cpp)
+# and the local score it uses (R/score.R, src/local_score.cpp).
+
+to_in_edges <- function(A) lapply(seq_len(nrow(A)), function(j) which(A[, j] != 0))
+from_ess <- function(eg, p) {
+  A <- matrix(0, p, p)
+  for (j in seq_len(p)) A[eg$.in.edges[[j]], j] <- 1
+  A
+}
+
+test_that("local scores match a direct regression and pcalg's GaussL0penObsScore", {
+  set.seed(11)
+  sem <- simulate_sem(7, k = 1.5, n = 300)
+  x <- sem$x
+  n <- nrow(x)
+  S <- cov(x) * (n - 1) / n
+  lam <- 0.01
+  for (j in 1:7) {
+    cand <- setdiff(1:7, j)[1:4]
+    tab <- calm:::cpp_all_subset_scores(S, j, cand, lam)
+    for (mask in c(0, 3, 5, 15)) {
+      pa <- cand[bitwAnd(mask, 2^(0:3)) != 0]
+      rv <- if (length(pa)) S[j, j] - S[j, pa] %*% solve(S[pa, pa], S[pa, j]) else S[j, j]
+      expect_equal(tab[mask + 1], 0.5 * log(drop(rv)) + lam * length(pa), tolerance = 1e-10)
+    }
+  }
+  skip_if_not_installed("pcalg")
+  sc <- new("GaussL0penObsScore", data = x, lambda = lam * n, intercept = TRUE)
+  dag <- as_amat(sem$B)
+  empty <- matrix(0, 7, 7)
+  # pcalg's score is -n times calm's, up to a constant that the graph does not change
+  d_calm <- score_dag(dag, x, lambda1 = lam, standardize = FALSE) -
+    score_dag(empty, x, lambda1 = lam, standardize = FALSE)
+  d_pcalg <- sc$global.score.int(to_in_edges(dag)) - sc$global.score.int(to_in_edges(empty))
+  expect_equal(as.numeric(d_calm) * -n, d_pcalg, tolerance = 1e-8)
+})
+
+test_that("score_dag gives equivalent DAGs and their CPDAG the same score", {
+  set.seed(3)
+  sem <- simulate_sem(8, k = 1, n = 400)
+  s_dag <- score_dag(sem$B, sem$x)
+  expect_equal(as.numeric(score_dag(dag_to_cpdag(sem$dag), sem$x)), as.numeric(s_dag))
+  expect_lt(as.numeric(s_dag), as.numeric(score_dag(matrix(0, 8, 8), sem$x)))
+  expect_equal(bic_lambda(1000, 2), 2 * log(1000) / 2000)
+  expect_error(score_dag(sem$B, sem$x, lambda1 = -1), "lambda1")
+  expect_error(bic_lambda(1), "n")
+  cyc <- matrix(c(0, 1, 1, 0), 2)
+  expect_error(score_dag(cbind(c(0, 1), c(0, 0)), cov = diag(3)), "graph|data")
+})
+
+test_that("every operator agrees with pcalg's EssGraph$greedy.step on random CPDAGs", {
+  skip_if_not_installed("pcalg")
+  set.seed(2024)
+  agree <- 0
+  checked <- 0
+  for (r in seq_len(120)) {
+    p <- sample(5:9, 1)
+    truth <- simulate_sem(p, k = runif(1, 1, 2), n = 200)
+    x <- truth$x
+    n <- nrow(x)
+    S <- cov(x) * (n - 1) / n
+    G <- as_amat(dag_to_cpdag(simulate_dag(p, k = runif(1, 0.5, 2))))
+    lam <- runif(1, 0.001, 0.02)
+    sc <- new("GaussL0penObsScore", data = x, lambda = lam * n, intercept = TRUE)
+    for (type in c("delete", "turn", "insert")) {
+      mine <- calm:::cpp_ges_best_move(S, G, type, lam, matrix(1, p, p) - diag(p))
+      eg <- new("EssGraph", nodes = as.character(seq_len(p)), in.edges = to_in_edges(G), score = sc)
+      s0 <- sc$global.score(eg$repr())
+      stepped <- unname(eg$greedy.step(switch(type, delete = "backward", turn = "turning",
+                                       insert = "forward")))
+      improves <- !is.null(mine) && mine$delta * n < -sqrt(.Machine$double.eps)
+      checked <- checked + 1
+      # the same decision whether a move improves the score ...
+      expect_identical(improves, stepped)
+      if (stepped && improves) {
+        # ... the same resulting CPDAG and the same change of score
+        expect_true(mine$applied)
+        expect_identical(unname(mine$cpdag), unname(from_ess(eg, p)))
+        expect_equal(-n * mine$delta, sc$global.score(eg$repr()) - s0, tolerance = 1e-7)
+        agree <- agree + 1
+      }
+    }
+  }
+  expect_gt(agree, 200)
+})
+
+test_that("from a supergraph of the truth, refinement on a population covariance finds the true CPDAG", {
+  set.seed(7)
+  for (r in 1:5) {
+    sem <- simulate_sem(12, k = 1, n = Inf)
+    sigma <- cov2cor(sem$sigma)
+    super <- as_amat(sem$B)
+    ord <- match(topological_order(sem$B), colnames(super))
+    # add every third forward pair of the topological order: an I-map of the truth
+    pos <- match(seq_len(12), ord)
+    extra <- which(outer(pos, pos, "<") & super == 0, arr.ind = TRUE)
+    extra <- extra[seq(1, nrow(extra), by = 3), , drop = FALSE]
+    super[extra] <- 1
+    dimnames(super) <- dimnames(sigma)
+    ref <- calm:::refine_dag(super, sigma, matrix(1, 12, 12) - diag(12), 0.005,
+                             calm_control())
+    expect_equal(shd_cpdag(ref$dag, sem$B), 0)
+    expect_lt(ref$record$score_after, ref$record$score_before)
+    expect_true(all(ref$record$moves$type %in% c("delete", "turn")))
+  }
+})
+
+test_that("calm() refines by default, records what it did, and refine = 'none' is the paper's CALM", {
+  set.seed(5)
+  sem <- simulate_sem(10, k = 1, n = 500)
+  f0 <- calm(sem$x, refine = "none", iter_per_round = 5000, verbose = FALSE)
+  expect_null(f0$refine)
+  set.seed(5)
+  sem <- simulate_sem(10, k = 1, n = 500)
+  f1 <- calm(sem$x, iter_per_round = 5000, verbose = FALSE)
+  r <- f1$refine
+  expect_type(r, "list")
+  expect_equal(r$lambda, bic_lambda(500, 2))
+  expect_lte(r$score_after, r$score_before + 1e-12)
+  expect_equal(r$score_after, as.numeric(score_dag(f1, sem$x, lambda1 = r$lambda)), tolerance = 1e-10)
+  expect_equal(r$score_before, as.numeric(score_dag(r$dag_before, sem$x, lambda1 = r$lambda)),
+               tolerance = 1e-10)
+  expect_true(all(c("type", "from", "to", "clique", "delta") %in% names(r$moves)))
+  expect_true(any(grepl("refinement", capture.output(print(f1)))))
+  # same seed, same continuous phase: the unrefined graph is CALM's
+  expect_identical(unname(r$dag_before), unname(f0$amat))
+})
+
+test_that("bad refinement settings are refused with the argument named", {
+  set.seed(1)
+  x <- simulate_sem(4, n = 50)$x
+  expect_error(calm(x, refine = "hill"), "refine")
+  expect_error(calm_control(refine_penalty = -1), "refine_penalty")
+  expect_error(calm_control(refine_penalty = "aic"), "refine_penalty")
+  expect_error(calm_control(refine_discount = "a"), "refine_discount")
+  expect_error(calm_control(refine_forward = NA), "refine_forward")
+})
