@@ -57,7 +57,7 @@ test_that("population covariances of 50-node ER1 and ER4 models give the true mo
       sem <- simulate_sem(50, k = k)
       truth <- moral_graph(sem$dag, output = "matrix")
       for (args in list(list(), list(n = 1e9), list(method = "precision"),
-                        list(method = "precision", n = 1e9), list(rule = "or"))) {
+                        list(method = "precision", n = 1e9), list(rule = "and"))) {
         g <- do.call(estimate_moral_graph, c(list(cov = sem$sigma), args))
         expect_identical(moral_amat(g), truth,
                          label = paste0("k = ", k, ", rep ", rep, ", ", deparse(args)))
@@ -180,15 +180,20 @@ test_that("precision and recall at n = 1000 (10 random 50-node ER1 models)", {
   res <- vapply(1:10, function(r) {
     sem <- simulate_sem(50, k = 1, n = 1000)
     truth <- moral_graph(sem$dag)
-    c(skeleton_metrics(estimate_moral_graph(sem$x), truth)[c("precision", "recall")],
-      skeleton_metrics(estimate_moral_graph(sem$x, method = "precision"), truth)[c("precision", "recall")])
-  }, numeric(4))
+    c(skeleton_metrics(estimate_moral_graph(sem$x, rule = "and"), truth)[c("precision", "recall")],
+      skeleton_metrics(estimate_moral_graph(sem$x, method = "precision"), truth)[c("precision", "recall")],
+      skeleton_metrics(estimate_moral_graph(sem$x), truth)[c("precision", "recall")])
+  }, numeric(6))
   means <- rowMeans(res)
-  # printed by inst/bench/bench_iamb.R: 0.977, 0.925, 0.860, 0.970
+  # printed by inst/bench/bench_iamb.R: 0.977, 0.925, 0.860, 0.970 (AND, precision support)
   expect_gt(means[1], 0.95)  # IAMB (AND) precision
   expect_gt(means[2], 0.90)  # IAMB (AND) recall
   expect_gt(means[3], 0.80)  # precision support: precision
   expect_gt(means[4], 0.95)  # precision support: recall
+  # the default OR rule trades precision for recall, which CALM needs
+  expect_true(all(res[6, ] >= res[2, ]))
+  expect_gt(means[6], 0.95)  # IAMB (OR) recall
+  expect_gt(means[5], 0.75)  # IAMB (OR) precision
 })
 
 test_that("blankets agree with bnlearn's IAMB where both are exact", {
@@ -285,4 +290,18 @@ test_that("bad input gives errors that name the argument", {
   expect_s3_class(estimate_moral_graph(cov = s, n = 4), "igraph")
   expect_identical(moral_amat(estimate_moral_graph(cov = s, n = 1e12)),
                    moral_amat(estimate_moral_graph(cov = s)))
+})
+
+test_that("the default rule is OR: an edge when either blanket holds the other node", {
+  set.seed(12)
+  sem <- simulate_sem(15, k = 1.5, n = 300)
+  g <- estimate_moral_graph(sem$x)
+  expect_identical(igraph::graph_attr(g, "rule"), "or")
+  bl <- igraph::graph_attr(g, "blankets")
+  nm <- colnames(sem$x)
+  in_mb <- matrix(0, 15, 15, dimnames = list(nm, nm))
+  for (v in nm) in_mb[v, bl[[v]]] <- 1
+  expect_equal(unname(moral_amat(g)), unname(pmax(in_mb, t(in_mb))))
+  g_and <- estimate_moral_graph(sem$x, rule = "and")
+  expect_true(all(moral_amat(g_and) <= moral_amat(g)))
 })
