@@ -43,7 +43,10 @@
 #' 2002; Hauser and Buehlmann, 2012) while one improves the score; from any
 #' graph that contains the true one (an independence map) the backward moves
 #' are consistent. At finite `n` the refinement scores with the BIC at penalty
-#' discount 2 (`calm_control(refine_discount)`), chosen by measurement.
+#' discount 2 (`calm_control(refine_discount)`), chosen by measurement; for a
+#' population covariance it scores with `lambda1` and also runs Insert moves
+#' inside the moral graph, which restore true edges the continuous phase
+#' pruned.
 #' What it did is in `fit$refine`: the graphs before (`dag_before`,
 #' `cpdag_before`), both scores and the moves made.
 #'
@@ -86,8 +89,8 @@
 #'   the learned equivalence class with the backward (edge deletion) and
 #'   turning moves of greedy equivalence search, accepting only moves that
 #'   improve the decomposable score (see [score_dag()]) with the penalty of
-#'   `calm_control(refine_penalty, refine_discount)`; forward moves with
-#'   `refine_forward = TRUE`. `"none"`: the paper's CALM, unchanged.
+#'   `calm_control(refine_penalty, refine_discount)`, plus forward moves for
+#'   a population covariance (`calm_control(refine_forward)`). `"none"`: the paper's CALM, unchanged.
 #' @param control Hyperparameters: the result of [calm_control()], or a list
 #'   of its arguments.
 #' @param restarts Number of independently seeded fits; the one with the
@@ -163,7 +166,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   if (refine == "ges") {
     lam <- refine_lambda(ctrl, cv$n)
     runs <- lapply(runs, function(r) {
-      ref <- refine_dag(r$amat, sigma, mo$mask, lam, ctrl)
+      ref <- refine_dag(r$amat, sigma, mo$mask, lam, ctrl, n = cv$n)
       r$refine <- ref$record
       r$amat <- ref$dag
       r$B_raw <- r$B_raw * ref$dag

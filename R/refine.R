@@ -12,14 +12,16 @@ refine_lambda <- function(ctrl, n) {
 # Runs the refinement from the DAG `dag` (0/1, named) on covariance `sigma`.
 # Returns the refined DAG (a consistent extension of the refined CPDAG) and
 # a record of what was done.
-refine_dag <- function(dag, sigma, mask, lambda, ctrl) {
+refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf) {
+  forward <- ctrl$refine_forward
+  if (identical(forward, "auto")) forward <- !is.finite(n)
   nm <- colnames(sigma)
   t0 <- proc.time()[["elapsed"]]
   start <- cpp_dag_to_cpdag(dag)
   storage.mode(start) <- "double"
   allowed <- mask
   diag(allowed) <- 0
-  r <- cpp_ges_refine(sigma, start, lambda, allowed, ctrl$refine_forward, TRUE, TRUE,
+  r <- cpp_ges_refine(sigma, start, lambda, allowed, forward, TRUE, TRUE,
                       ctrl$refine_max_moves)
   cpdag <- set_node_names(r$cpdag, nm)
   # keep the DAG when the class did not change, so that the refined fit of
@@ -31,7 +33,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl) {
     delta = r$moves$delta, stringsAsFactors = FALSE
   )
   list(dag = new_dag,
-       record = list(method = "ges", lambda = lambda, forward = ctrl$refine_forward,
+       record = list(method = "ges", lambda = lambda, forward = forward,
                      dag_before = dag, cpdag_before = set_node_names(start, nm),
                      score_before = r$score_before, score_after = r$score_after,
                      moves = moves, seconds = proc.time()[["elapsed"]] - t0))
