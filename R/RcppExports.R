@@ -37,6 +37,14 @@ cpp_calm_step_time <- function(sigma, mask, control, gate, score, seed, steps) {
     .Call(`_calm_cpp_calm_step_time`, sigma, mask, control, gate, score, seed, steps)
 }
 
+cpp_exact_search <- function(cov, allowed, lambda, max_bytes) {
+    .Call(`_calm_cpp_exact_search`, cov, allowed, lambda, max_bytes)
+}
+
+cpp_exact_search_bytes <- function(allowed) {
+    .Call(`_calm_cpp_exact_search_bytes`, allowed)
+}
+
 cpp_ges_best_move <- function(cov, cpdag, type, lambda, allowed) {
     .Call(`_calm_cpp_ges_best_move`, cov, cpdag, type, lambda, allowed)
 }

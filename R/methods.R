@@ -119,6 +119,7 @@ fit_title <- function(x) {
     calm = sprintf("CALM (%s gate, %s score, %s constraint)",
                    x$gate %||% s$gate, x$score %||% s$score, x$constraint %||% s$constraint),
     golem_nv = "GOLEM-NV-l1", notears = "NOTEARS (linear)", pc = "PC", ges = "GES",
+    exact = sprintf("Exact search (lambda1 = %s)", format(s$lambda1)),
     x$method
   )
   paste0("<calm_fit> ", what)

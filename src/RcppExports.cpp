@@ -152,6 +152,29 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_exact_search
+Rcpp::List cpp_exact_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, double max_bytes);
+RcppExport SEXP _calm_cpp_exact_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP max_bytesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< double >::type max_bytes(max_bytesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_exact_search(cov, allowed, lambda, max_bytes));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_exact_search_bytes
+double cpp_exact_search_bytes(const Eigen::Map<Eigen::MatrixXd> allowed);
+RcppExport SEXP _calm_cpp_exact_search_bytes(SEXP allowedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_exact_search_bytes(allowed));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_ges_best_move
 SEXP cpp_ges_best_move(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, std::string type, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed);
 RcppExport SEXP _calm_cpp_ges_best_move(SEXP covSEXP, SEXP cpdagSEXP, SEXP typeSEXP, SEXP lambdaSEXP, SEXP allowedSEXP) {
@@ -339,6 +362,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_calm_score", (DL_FUNC) &_calm_cpp_calm_score, 3},
     {"_calm_cpp_calm_simd_available", (DL_FUNC) &_calm_cpp_calm_simd_available, 0},
     {"_calm_cpp_calm_step_time", (DL_FUNC) &_calm_cpp_calm_step_time, 7},
+    {"_calm_cpp_exact_search", (DL_FUNC) &_calm_cpp_exact_search, 4},
+    {"_calm_cpp_exact_search_bytes", (DL_FUNC) &_calm_cpp_exact_search_bytes, 1},
     {"_calm_cpp_ges_best_move", (DL_FUNC) &_calm_cpp_ges_best_move, 5},
     {"_calm_cpp_ges_refine", (DL_FUNC) &_calm_cpp_ges_refine, 8},
     {"_calm_cpp_topological_order", (DL_FUNC) &_calm_cpp_topological_order, 1},

@@ -463,6 +463,36 @@ ok("print.summary.calm_fit", capture.output(print(summary(calm_ref), max_edges =
    function(out) length(out) > 5)
 ok("print.calm_fit", capture.output(print(fit)), function(out) length(out) > 1)
 
+# ---- exact search and the score ------------------------------------------------
+err("exact_search", "cov", exact_search())
+err("exact_search", "x", exact_search("a"))
+err("exact_search", "x", exact_search(with_na(x)))
+err("exact_search", "cov", exact_search(cov = asym))
+err("exact_search", "cov", exact_search(x, cov = S))
+err("exact_search", "lambda1", exact_search(cov = S, lambda1 = -1))
+err("exact_search", "lambda1", exact_search(cov = S, lambda1 = NA))
+err("exact_search", "lambda1", exact_search(cov = S, lambda1 = Inf))
+err("exact_search", "standardize", exact_search(cov = S, standardize = NA))
+err("exact_search", "max_d", exact_search(cov = S, max_d = 26))
+err("exact_search", "max_d", exact_search(cov = S, max_d = 0))
+err("exact_search", "cov", exact_search(cov = S, max_d = 5))
+err("exact_search", "max_gb", exact_search(cov = S, max_gb = 0))
+err("exact_search", "max_gb", exact_search(cov = S, max_gb = 1e-9))
+err("exact_search", "moral", exact_search(cov = S, moral = diag(3)))
+err("exact_search", "moral", exact_search(cov = S, moral = moral_dir))
+err("exact_search", "moral", exact_search(cov = S, moral = "pc"))
+ok("exact_search", exact_search(cov = S, moral = mg_true),
+   function(f) inherits(f, "calm_fit") && is_dag(f) && is.finite(f$score))
+ok("exact_search", exact_search(x, moral = "none", lambda1 = 0),
+   function(f) inherits(f, "calm_fit") && is_dag(f) && is.finite(f$score))
+err("score_dag", "graph", score_dag(cyc, cov = S))
+err("score_dag", "lambda1", score_dag(A, cov = S, lambda1 = -1))
+err("score_dag", "cov", score_dag(A, cov = asym))
+ok("score_dag", score_dag(A, cov = S), function(v) is.numeric(v) && is.finite(v))
+err("bic_lambda", "n", bic_lambda(1))
+err("bic_lambda", "discount", bic_lambda(100, discount = -1))
+ok("bic_lambda", bic_lambda(100), function(v) isTRUE(all.equal(v, log(100) / 200)))
+
 # ---- baselines -------------------------------------------------------------------
 for (f in c("golem_nv", "notears_linear", "pc_pcalg", "ges_pcalg")) {
   needs <- if (f %in% c("pc_pcalg", "ges_pcalg")) "pcalg" else NULL

@@ -82,3 +82,28 @@ test_that("an interrupt stops a long calm() fit and R stays usable", {
   expect_true(out$result$small)
   expect_lt(out$stopped_after, 3)
 })
+
+test_that("an interrupt stops a long exact search and R stays usable", {
+  skip_on_cran()
+  skip_on_os("windows")
+  skip_if_not_installed("callr")
+  out <- interrupt_child(function(signal) {
+    library(calm)
+    set.seed(1)
+    sem <- simulate_sem(22, k = 4)
+    file.create(signal)
+    # unrestricted, 22 variables: about 13 s and 0.4 GB of tables
+    res <- tryCatch({
+      exact_search(cov = sem$sigma, moral = "none")
+      "finished"
+    }, interrupt = function(e) "interrupted")
+    fit <- exact_search(cov = sem$sigma[1:4, 1:4], moral = "none")
+    list(res = res, after = 1 + 1, small = inherits(fit, "calm_fit"))
+  })
+  expect_identical(out$result$res, "interrupted")
+  expect_identical(out$result$after, 2)
+  expect_true(out$result$small)
+  # polled between nodes' tables (well under a second each) and every 2^16
+  # subsets of the dynamic programme
+  expect_lt(out$stopped_after, 3)
+})
