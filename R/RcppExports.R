@@ -105,3 +105,7 @@ cpp_all_subset_scores <- function(cov, j, candidates, lambda) {
     .Call(`_calm_cpp_all_subset_scores`, cov, j, candidates, lambda)
 }
 
+cpp_order_local_search <- function(cov, allowed, lambda, order, max_sweeps, exact_limit) {
+    .Call(`_calm_cpp_order_local_search`, cov, allowed, lambda, order, max_sweeps, exact_limit)
+}
+

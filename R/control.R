@@ -121,6 +121,19 @@
 #'   `n`, where in our measurements they lowered the score but added false
 #'   edges on dense graphs).
 #' @param refine_max_moves Cap on the number of refinement moves.
+#' @param refine_order After the equivalence-class moves, search over
+#'   variable orders (default `TRUE`): starting from the refined graph's
+#'   topological order, each variable in turn is moved to the position that
+#'   most improves the score, where for a given order every node takes its best
+#'   parent set among its predecessors inside the moral graph (as in BOSS,
+#'   Andrews et al. 2023). Its result is refined by the equivalence-class moves
+#'   again and kept only if it scores better.
+#' @param refine_order_starts Number of starts of the order search: the
+#'   refined graph's topological order and `refine_order_starts - 1` random
+#'   orders (drawn from R's random numbers); the best result is kept.
+#' @param refine_exact_limit Nodes with at most this many candidate parents
+#'   in the moral graph get their exact best parent set (a table over all
+#'   subsets); others are found by grow-shrink.
 #' @param ... Must be empty; catches misspelt arguments.
 #' @return An object of class `calm_control`: a named list of the values.
 #' @seealso [calm()]
@@ -139,7 +152,8 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          early_stop = TRUE, check_every = 1000, patience = 5,
                          stop_tol = 1e-4, settle_rounds = 2, h_settle = 1e-6,
                          refine_penalty = "bic", refine_discount = 2, refine_forward = "auto",
-                         refine_max_moves = 10000, ...) {
+                         refine_max_moves = 10000, refine_order = TRUE,
+                         refine_order_starts = 10, refine_exact_limit = 14, ...) {
   call <- environment()
   check_dots_empty(..., fn = "calm_control", call = call)
   ctrl <- list(
@@ -174,7 +188,12 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
     refine_forward = if (identical(refine_forward, "auto")) "auto" else
       check_flag(refine_forward, "refine_forward", call = call),
     refine_max_moves = check_count(refine_max_moves, "refine_max_moves", min = 0, max = 1e9,
-                                   call = call)
+                                   call = call),
+    refine_order = check_flag(refine_order, "refine_order", call = call),
+    refine_order_starts = check_count(refine_order_starts, "refine_order_starts", min = 1,
+                                      max = 1e4, call = call),
+    refine_exact_limit = check_count(refine_exact_limit, "refine_exact_limit", min = 0, max = 20,
+                                     call = call)
   )
   structure(ctrl, class = "calm_control")
 }

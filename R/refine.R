@@ -21,20 +21,59 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf) {
   storage.mode(start) <- "double"
   allowed <- mask
   diag(allowed) <- 0
-  r <- cpp_ges_refine(sigma, start, lambda, allowed, forward, TRUE, TRUE,
-                      ctrl$refine_max_moves)
-  cpdag <- set_node_names(r$cpdag, nm)
+  ges <- function(cp) {
+    cpp_ges_refine(sigma, cp, lambda, allowed, forward, TRUE, TRUE, ctrl$refine_max_moves)
+  }
+  r <- ges(start)
+  moves <- moves_frame(r$moves, nm, "ges")
+  score_before <- r$score_before
+  cpdag <- r$cpdag
+  score_now <- r$score_after
+  order_moves <- 0L
+  if (isTRUE(ctrl$refine_order)) {
+    # order search from the refined graph's topological order, then GES
+    # moves again from its result; kept only when the score improves
+    # starts: the refined graph's topological order, then random orders
+    # (drawn from R's RNG, so set.seed() reproduces them); the best is kept
+    dag_now <- cpp_pdag_extension(cpdag)
+    d <- ncol(sigma)
+    starts <- c(list(cpp_topological_order(dag_now)),
+                lapply(seq_len(ctrl$refine_order_starts - 1L), function(i) sample.int(d)))
+    os <- NULL
+    for (st in starts) {
+      o <- cpp_order_local_search(sigma, allowed, lambda, st, 100L, ctrl$refine_exact_limit)
+      if (is.null(os) || o$score < os$score - 1e-10) os <- o
+    }
+    order_moves <- os$moves
+    if (os$score < score_now - 1e-10) {
+      cp <- cpp_dag_to_cpdag(os$dag)
+      storage.mode(cp) <- "double"
+      r2 <- ges(cp)
+      if (r2$score_after < score_now - 1e-10) {
+        moves <- rbind(moves, data.frame(type = "order", from = NA_character_, to = NA_character_,
+                                         clique = sprintf("%d node moves", os$moves),
+                                         delta = os$score - score_now, stringsAsFactors = FALSE),
+                       moves_frame(r2$moves, nm, "ges"))
+        cpdag <- r2$cpdag
+        score_now <- r2$score_after
+      }
+    }
+  }
+  cpdag <- set_node_names(cpdag, nm)
   # keep the DAG when the class did not change, so that the refined fit of
   # an unchanged graph is the same DAG
-  new_dag <- if (length(r$moves$type) == 0L) dag else set_node_names(cpp_pdag_extension(cpdag), nm)
-  moves <- data.frame(
-    type = r$moves$type, from = nm[r$moves$from], to = nm[r$moves$to],
-    clique = vapply(r$moves$clique, function(k) paste(nm[k], collapse = ","), character(1)),
-    delta = r$moves$delta, stringsAsFactors = FALSE
-  )
+  new_dag <- if (nrow(moves) == 0L) dag else set_node_names(cpp_pdag_extension(cpdag), nm)
   list(dag = new_dag,
        record = list(method = "ges", lambda = lambda, forward = forward,
                      dag_before = dag, cpdag_before = set_node_names(start, nm),
-                     score_before = r$score_before, score_after = r$score_after,
+                     score_before = score_before, score_after = score_now,
                      moves = moves, seconds = proc.time()[["elapsed"]] - t0))
+}
+
+moves_frame <- function(m, nm, what) {
+  data.frame(
+    type = m$type, from = nm[m$from], to = nm[m$to],
+    clique = vapply(m$clique, function(k) paste(nm[k], collapse = ","), character(1)),
+    delta = m$delta, stringsAsFactors = FALSE
+  )
 }

@@ -351,6 +351,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_order_local_search
+Rcpp::List cpp_order_local_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerVector order, int max_sweeps, int exact_limit);
+RcppExport SEXP _calm_cpp_order_local_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP orderSEXP, SEXP max_sweepsSEXP, SEXP exact_limitSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
+    Rcpp::traits::input_parameter< int >::type max_sweeps(max_sweepsSEXP);
+    Rcpp::traits::input_parameter< int >::type exact_limit(exact_limitSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_order_local_search(cov, allowed, lambda, order, max_sweeps, exact_limit));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_golem_nv_objective", (DL_FUNC) &_calm_cpp_golem_nv_objective, 5},
@@ -379,6 +394,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_regression_dag", (DL_FUNC) &_calm_cpp_regression_dag, 2},
     {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 3},
     {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 4},
+    {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 6},
     {NULL, NULL, 0}
 };
 

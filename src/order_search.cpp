@@ -1,0 +1,212 @@
+#include "order_search.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+
+namespace calm {
+
+namespace {
+
+// Best parent set of one node among an allowed subset of its candidates.
+class ParentChooser {
+ public:
+  ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_limit)
+      : score_(score), j_(j), cand_(std::move(cand)) {
+    const int k = static_cast<int>(cand_.size());
+    exact_ = k <= exact_limit;
+    if (exact_) {
+      best_ = score_.all_subset_scores(j_, cand_);
+      arg_.resize(best_.size());
+      for (std::uint32_t m = 0; m < best_.size(); ++m) {
+        arg_[m] = m;
+        for (int b = 0; b < k; ++b) {
+          const std::uint32_t bit = std::uint32_t(1) << b;
+          if ((m & bit) && best_[m ^ bit] < best_[m]) {
+            best_[m] = best_[m ^ bit];
+            arg_[m] = arg_[m ^ bit];
+          }
+        }
+      }
+    }
+  }
+  const std::vector<int>& candidates() const { return cand_; }
+
+  // `allowed[b]`: candidate b may be a parent. Returns the best score; the
+  // chosen parents (candidate indices) go to `chosen` when it is not null.
+  double best(const std::vector<char>& allowed, std::vector<int>* chosen) {
+    const int k = static_cast<int>(cand_.size());
+    if (exact_) {
+      std::uint32_t m = 0;
+      for (int b = 0; b < k; ++b)
+        if (allowed[b]) m |= std::uint32_t(1) << b;
+      if (chosen) {
+        chosen->clear();
+        for (int b = 0; b < k; ++b)
+          if (arg_[m] & (std::uint32_t(1) << b)) chosen->push_back(cand_[b]);
+      }
+      return best_[m];
+    }
+    // grow, then shrink
+    std::vector<int> pa;
+    std::vector<char> in(k, 0);
+    double cur = score_.local(j_, pa);
+    for (;;) {
+      int add = -1;
+      double best_s = cur;
+      for (int b = 0; b < k; ++b) {
+        if (!allowed[b] || in[b]) continue;
+        pa.push_back(cand_[b]);
+        const double s = score_.local(j_, pa);
+        pa.pop_back();
+        if (s < best_s) {
+          best_s = s;
+          add = b;
+        }
+      }
+      if (add < 0) break;
+      in[add] = 1;
+      pa.push_back(cand_[add]);
+      cur = best_s;
+    }
+    for (;;) {
+      int drop = -1;
+      double best_s = cur;
+      for (std::size_t a = 0; a < pa.size(); ++a) {
+        std::vector<int> q = pa;
+        q.erase(q.begin() + static_cast<long>(a));
+        const double s = score_.local(j_, q);
+        if (s < best_s) {
+          best_s = s;
+          drop = static_cast<int>(a);
+        }
+      }
+      if (drop < 0) break;
+      pa.erase(pa.begin() + drop);
+      cur = best_s;
+    }
+    if (chosen) *chosen = pa;
+    return cur;
+  }
+
+ private:
+  LocalScore& score_;
+  int j_;
+  std::vector<int> cand_;
+  bool exact_ = false;
+  std::vector<double> best_;
+  std::vector<std::uint32_t> arg_;
+};
+
+}  // namespace
+
+OrderSearchResult order_search(LocalScore& score, const IntMatrix& allowed, std::vector<int> order,
+                               int max_sweeps, double tol, int exact_limit,
+                               const std::function<void()>& interrupt) {
+  const int d = score.dim();
+  if (static_cast<int>(order.size()) != d) throw std::invalid_argument("order has the wrong length");
+  if (exact_limit > 20) exact_limit = 20;
+  std::vector<ParentChooser> choosers;
+  choosers.reserve(d);
+  for (int j = 0; j < d; ++j) {
+    std::vector<int> cand;
+    for (int i = 0; i < d; ++i)
+      if (i != j && allowed(i, j) != 0) cand.push_back(i);
+    choosers.emplace_back(score, j, cand, exact_limit);
+    if (interrupt) interrupt();
+  }
+  std::vector<int> pos(d);
+  auto set_pos = [&] {
+    for (int p = 0; p < d; ++p) pos[order[p]] = p;
+  };
+  set_pos();
+  // score of node j when its allowed parents are the candidates placed before
+  // it, except `excluded`, plus `extra` (-1: none)
+  std::vector<char> mask;
+  auto node_score = [&](int j, int excluded, int extra, int limit_pos) {
+    const std::vector<int>& c = choosers[j].candidates();
+    mask.assign(c.size(), 0);
+    for (std::size_t b = 0; b < c.size(); ++b)
+      mask[b] = (c[b] != excluded && (c[b] == extra || pos[c[b]] < limit_pos)) ? 1 : 0;
+    return choosers[j].best(mask, nullptr);
+  };
+  std::vector<double> local(d);
+  double total = 0;
+  for (int j = 0; j < d; ++j) {
+    local[j] = node_score(j, -1, -1, pos[j]);
+    total += local[j];
+  }
+  OrderSearchResult res;
+  res.score_start = total;
+  std::vector<int> reduced(d - 1);
+  std::vector<int> rpos(d);
+  for (int sweep = 0; sweep < max_sweeps; ++sweep) {
+    bool moved = false;
+    for (int v = 0; v < d; ++v) {
+      if (interrupt) interrupt();
+      // the order without v
+      int q = 0;
+      for (int p = 0; p < d; ++p)
+        if (order[p] != v) reduced[q++] = order[p];
+      for (int p = 0; p < d - 1; ++p) rpos[reduced[p]] = p;
+      rpos[v] = -1;
+      const std::vector<int>& cv = choosers[v].candidates();
+      // neighbours' scores with and without v before them (the rest of their
+      // predecessor sets does not depend on where v goes)
+      std::vector<double> s_with(cv.size()), s_without(cv.size());
+      double base_others = 0;  // current scores of v's candidates
+      for (std::size_t b = 0; b < cv.size(); ++b) {
+        const int w = cv[b];
+        s_without[b] = node_score(w, v, -1, pos[w]);
+        s_with[b] = node_score(w, -1, v, pos[w]);
+        base_others += local[w];
+      }
+      const double base = local[v] + base_others;
+      // v at position p of the reduced order: predecessors reduced[0..p-1]
+      std::vector<char> vmask(cv.size(), 0);
+      double best_delta = 0;
+      int best_p = -1;
+      for (int p = 0; p <= d - 1; ++p) {
+        if (p > 0) {
+          const int u = reduced[p - 1];
+          for (std::size_t b = 0; b < cv.size(); ++b)
+            if (cv[b] == u) vmask[b] = 1;
+        }
+        double s = choosers[v].best(vmask, nullptr);
+        for (std::size_t b = 0; b < cv.size(); ++b)
+          s += (rpos[cv[b]] >= p) ? s_with[b] : s_without[b];
+        const double delta = s - base;
+        if (delta < best_delta - tol) {
+          best_delta = delta;
+          best_p = p;
+        }
+      }
+      if (best_p < 0) continue;
+      order.assign(reduced.begin(), reduced.begin() + best_p);
+      order.push_back(v);
+      order.insert(order.end(), reduced.begin() + best_p, reduced.end());
+      set_pos();
+      local[v] = node_score(v, -1, -1, pos[v]);
+      for (int w : cv) local[w] = node_score(w, -1, -1, pos[w]);
+      total = 0;
+      for (int j = 0; j < d; ++j) total += local[j];
+      ++res.moves;
+      moved = true;
+    }
+    if (!moved) break;
+  }
+  res.dag = IntMatrix::Zero(d, d);
+  std::vector<int> chosen;
+  for (int j = 0; j < d; ++j) {
+    const std::vector<int>& c = choosers[j].candidates();
+    mask.assign(c.size(), 0);
+    for (std::size_t b = 0; b < c.size(); ++b) mask[b] = pos[c[b]] < pos[j] ? 1 : 0;
+    choosers[j].best(mask, &chosen);
+    for (int i : chosen) res.dag(i, j) = 1;
+  }
+  res.score = total;
+  res.order = order;
+  return res;
+}
+
+}  // namespace calm
