@@ -188,3 +188,13 @@ test_that("calm() reaches the exact optimum of its score on most small random pr
   }, logical(1))
   expect_gte(mean(reached), 0.85)
 })
+
+test_that("on pcalg's gmG8 data calm() returns the true CPDAG", {
+  skip_if_not_installed("pcalg")
+  e <- new.env()
+  utils::data("gmG", package = "pcalg", envir = e)
+  truth <- (methods::as(e$gmG8$g, "matrix") != 0) * 1
+  set.seed(1)
+  fit <- calm(e$gmG8$x, verbose = FALSE)
+  expect_equal(shd_cpdag(fit, truth), 0)
+})
