@@ -48,7 +48,9 @@
 #' inside the moral graph, which restore true edges the continuous phase
 #' pruned.
 #' What it did is in `fit$refine`: the graphs before (`dag_before`,
-#' `cpdag_before`), both scores and the moves made.
+#' `cpdag_before`), both scores (`score_before`, `score_after`), the penalty
+#' (`lambda`), the moves made (`moves`) and the pairs the search could use
+#' (`mask`: the moral graph plus the adjacencies found by the GES start).
 #'
 #' Weights: `fit$B` is the least-squares refit of every node on its parents
 #' in the learned graph (computed from the covariance; `fit$omega` holds the

@@ -85,7 +85,8 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf) {
        record = list(method = "ges", lambda = lambda, forward = forward,
                      dag_before = dag, cpdag_before = set_node_names(start, nm),
                      score_before = score_before, score_after = score_now,
-                     moves = moves, seconds = proc.time()[["elapsed"]] - t0))
+                     moves = moves, mask = set_node_names(allowed, nm),
+                     seconds = proc.time()[["elapsed"]] - t0))
 }
 
 moves_frame <- function(m, nm, what) {

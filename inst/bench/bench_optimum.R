@@ -1,7 +1,7 @@
 # How often calm() reaches the exact optimum of its own score: random 8-12
 # node problems (ER1-ER2, population covariances with the true moral graph and
 # n = 1000 data with the estimated one), calm()'s default (CALM + refinement;
-# no exact step) against exact_search() on the same score (penalty and moral
+# no exact step) against exact_search() on the same score (penalty and search graph
 # graph as calm's refinement used them).
 #   Rscript inst/bench/bench_optimum.R [problems] [first_seed]
 suppressMessages(library(calm))
@@ -22,8 +22,8 @@ for (r in seq_len(reps)) {
     calm(sem$x, verbose = FALSE, refine_order_starts = as.integer(Sys.getenv("STARTS", "10")))
   }
   lam <- fit$refine$lambda
-  ex <- if (pop) exact_search(cov = sem$sigma, lambda1 = lam, moral = fit$moral) else
-    exact_search(sem$x, lambda1 = lam, moral = fit$moral)
+  ex <- if (pop) exact_search(cov = sem$sigma, lambda1 = lam, moral = fit$refine$mask) else
+    exact_search(sem$x, lambda1 = lam, moral = fit$refine$mask)
   s_calm <- fit$refine$score_after
   s_exact <- as.numeric(score_dag(ex, cov = if (pop) cov2cor(sem$sigma) else cov2cor(cov(sem$x)),
                                   lambda1 = lam))

@@ -167,8 +167,7 @@ test_that("the order search never ends worse than its start and finds the truth 
 test_that("calm() reaches the exact optimum of its score on most small random problems", {
   skip_on_cran()
   # inst/bench/bench_optimum.R runs the same comparison on 60 problems and
-  # prints the rate (57 of 60 on seeds 1001-1060); on these 40, 35 (the
-  # misses are all at n = 1000)
+  # prints the rate (58 of 60 on seeds 1001-1060)
   set.seed(3001)
   reached <- vapply(1:40, function(r) {
     d <- sample(8:11, 1)
@@ -178,8 +177,8 @@ test_that("calm() reaches the exact optimum of its score on most small random pr
     fit <- if (pop) calm(cov = sem$sigma, moral = moral_graph(sem$dag), verbose = FALSE) else
       calm(sem$x, verbose = FALSE)
     lam <- fit$refine$lambda
-    ex <- if (pop) exact_search(cov = sem$sigma, lambda1 = lam, moral = fit$moral) else
-      exact_search(sem$x, lambda1 = lam, moral = fit$moral)
+    ex <- if (pop) exact_search(cov = sem$sigma, lambda1 = lam, moral = fit$refine$mask) else
+      exact_search(sem$x, lambda1 = lam, moral = fit$refine$mask)
     sigma <- if (pop) cov2cor(sem$sigma) else cov2cor(cov(sem$x))
     best <- as.numeric(score_dag(ex, cov = sigma, lambda1 = lam))
     # the exact search is never beaten
