@@ -135,9 +135,17 @@
 #'   better (default `TRUE`). It costs little and protects against a
 #'   continuous phase that ended in a poor basin and against true edges that
 #'   IAMB missed (at n = 1000 it misses some).
-#' @param refine_order_starts Number of starts of the order search: the
-#'   refined graph's topological order and `refine_order_starts - 1` random
-#'   orders (drawn from R's random numbers); the best result is kept.
+#' @param refine_order_starts Number of starts of the order search: CALM's
+#'   own topological order, the refined graph's, and, for problems of at most
+#'   25 variables (where they are cheap), random orders (drawn from R's random
+#'   numbers) up to this number; the best result is kept.
+#' @param refine_order_all_pairs Up to this many variables (default 60) the
+#'   order search considers every pair, not only the moral graph: on 50-node
+#'   ER4 graphs at n = 1000 the IAMB moral graph misses many true edges, and
+#'   the order search from CALM's order restricted to it ended 224 edge marks
+#'   from the truth on a graph where the unrestricted one recovered the truth
+#'   exactly. Above it, the moral graph plus the adjacencies found by the GES
+#'   start are used.
 #' @param refine_exact_limit Nodes with at most this many candidate parents
 #'   in the moral graph get their exact best parent set (a table over all
 #'   subsets); others are found by grow-shrink.
@@ -161,7 +169,7 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          refine_penalty = "bic", refine_discount = 2, refine_forward = "auto",
                          refine_max_moves = 10000, refine_order = TRUE,
                          refine_order_starts = 10, refine_exact_limit = 14,
-                         refine_empty_start = TRUE, ...) {
+                         refine_empty_start = TRUE, refine_order_all_pairs = 60, ...) {
   call <- environment()
   check_dots_empty(..., fn = "calm_control", call = call)
   ctrl <- list(
@@ -199,6 +207,8 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                                    call = call),
     refine_order = check_flag(refine_order, "refine_order", call = call),
     refine_empty_start = check_flag(refine_empty_start, "refine_empty_start", call = call),
+    refine_order_all_pairs = check_count(refine_order_all_pairs, "refine_order_all_pairs", min = 0,
+                                         max = 1e6, call = call),
     refine_order_starts = check_count(refine_order_starts, "refine_order_starts", min = 1,
                                       max = 1e4, call = call),
     refine_exact_limit = check_count(refine_exact_limit, "refine_exact_limit", min = 0, max = 20,

@@ -30,7 +30,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf) {
   cpdag <- r$cpdag
   score_now <- r$score_after
   # a second start that does not depend on the continuous phase: greedy
-  # equivalence search from the empty graph inside the moral graph; the
+  # equivalence search from the empty graph over all pairs; the
   # better-scoring graph is kept
   d <- ncol(sigma)
   if (isTRUE(ctrl$refine_empty_start)) {
@@ -52,16 +52,24 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf) {
   if (isTRUE(ctrl$refine_order)) {
     # order search from the refined graph's topological order, then GES
     # moves again from its result; kept only when the score improves
-    # starts: the refined graph's topological order, then random orders
-    # (drawn from R's RNG, so set.seed() reproduces them); the best is kept
+    # starts: CALM's own order, the refined graph's order, and (small
+    # problems only, where they are cheap) random orders drawn from R's RNG
+    # (set.seed() reproduces them); the best result is kept
     dag_now <- cpp_pdag_extension(cpdag)
-    starts <- c(list(cpp_topological_order(dag_now)),
-                lapply(seq_len(ctrl$refine_order_starts - 1L), function(i) sample.int(d)))
+    starts <- unique(list(cpp_topological_order(dag), cpp_topological_order(dag_now)))
+    if (d <= 25L) {
+      starts <- c(starts, lapply(seq_len(max(0L, ctrl$refine_order_starts - length(starts))),
+                                 function(i) sample.int(d)))
+    }
+    # all pairs up to refine_order_all_pairs variables: on dense graphs the
+    # IAMB moral graph at n = 1000 misses many true edges
+    order_mask <- if (d <= ctrl$refine_order_all_pairs) matrix(1, d, d) - diag(d) else allowed
     os <- NULL
     for (st in starts) {
-      o <- cpp_order_local_search(sigma, allowed, lambda, st, 100L, ctrl$refine_exact_limit)
+      o <- cpp_order_local_search(sigma, order_mask, lambda, st, 100L, ctrl$refine_exact_limit)
       if (is.null(os) || o$score < os$score - 1e-10) os <- o
     }
+    if (d <= ctrl$refine_order_all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
     order_moves <- os$moves
     if (os$score < score_now - 1e-10) {
       cp <- cpp_dag_to_cpdag(os$dag)
