@@ -168,7 +168,8 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   if (refine == "ges") {
     lam <- refine_lambda(ctrl, cv$n)
     runs <- lapply(runs, function(r) {
-      ref <- refine_dag(r$amat, sigma, mo$mask, lam, ctrl, n = cv$n)
+      ref <- refine_dag(r$amat, sigma, mo$mask, lam, ctrl, n = cv$n,
+                        extend = mo$source == "iamb")
       r$refine <- ref$record
       r$amat <- ref$dag
       r$B_raw <- r$B_raw * ref$dag

@@ -145,7 +145,9 @@
 #'   the order search from CALM's order restricted to it ended 224 edge marks
 #'   from the truth on a graph where the unrestricted one recovered the truth
 #'   exactly. Above it, the moral graph plus the adjacencies found by the GES
-#'   start are used.
+#'   start are used. The search looks beyond the moral graph (here and in
+#'   the GES start) only when `calm()` estimated it with IAMB; a moral graph
+#'   given by the user, `"precision"` or `"none"` is respected.
 #' @param refine_exact_limit Nodes with at most this many candidate parents
 #'   in the moral graph get their exact best parent set (a table over all
 #'   subsets); others are found by grow-shrink.
@@ -218,16 +220,17 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
 }
 
 #' @export
-check_refine_penalty <- function(x, call) {
-  if (is.character(x)) return(match_choice(x, c("bic", "lambda1"), "refine_penalty", call = call))
-  check_number(x, "refine_penalty", lower = 0, call = call)
-}
-
 print.calm_control <- function(x, ...) {
   cat("<calm_control>\n")
   vals <- vapply(unclass(x), function(v) format(v, digits = 6), character(1))
   print(data.frame(value = vals, row.names = names(vals)), right = FALSE)
   invisible(x)
+}
+
+# refine_penalty: "bic", "lambda1" or a non-negative number.
+check_refine_penalty <- function(x, call) {
+  if (is.character(x)) return(match_choice(x, c("bic", "lambda1"), "refine_penalty", call = call))
+  check_number(x, "refine_penalty", lower = 0, call = call)
 }
 
 # The control argument of calm(): a calm_control object, or a list of

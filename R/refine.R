@@ -12,7 +12,10 @@ refine_lambda <- function(ctrl, n) {
 # Runs the refinement from the DAG `dag` (0/1, named) on covariance `sigma`.
 # Returns the refined DAG (a consistent extension of the refined CPDAG) and
 # a record of what was done.
-refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf) {
+# `extend`: the moral graph was estimated (IAMB), so the GES start and the
+# order search may look beyond it; a moral graph the user gave (or the exact
+# one of a population covariance) is respected.
+refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
   forward <- ctrl$refine_forward
   if (identical(forward, "auto")) forward <- !is.finite(n)
   nm <- colnames(sigma)
@@ -34,9 +37,9 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf) {
   # better-scoring graph is kept
   d <- ncol(sigma)
   if (isTRUE(ctrl$refine_empty_start)) {
-    # unrestricted: IAMB at n = 1000 misses true moral edges that GES finds;
+    # unrestricted (when extend): IAMB at n = 1000 misses true moral edges that GES finds;
     # the edges it finds join the moral graph for the order search
-    full <- matrix(1, d, d) - diag(d)
+    full <- if (extend) matrix(1, d, d) - diag(d) else allowed
     empty <- cpp_ges_refine(sigma, matrix(0, d, d), lambda, full, TRUE, TRUE, TRUE,
                             ctrl$refine_max_moves)
     allowed <- pmax(allowed, empty$cpdag, t(empty$cpdag))
@@ -63,13 +66,14 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf) {
     }
     # all pairs up to refine_order_all_pairs variables: on dense graphs the
     # IAMB moral graph at n = 1000 misses many true edges
-    order_mask <- if (d <= ctrl$refine_order_all_pairs) matrix(1, d, d) - diag(d) else allowed
+    all_pairs <- extend && d <= ctrl$refine_order_all_pairs
+    order_mask <- if (all_pairs) matrix(1, d, d) - diag(d) else allowed
     os <- NULL
     for (st in starts) {
       o <- cpp_order_local_search(sigma, order_mask, lambda, st, 100L, ctrl$refine_exact_limit)
       if (is.null(os) || o$score < os$score - 1e-10) os <- o
     }
-    if (d <= ctrl$refine_order_all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
+    if (all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
     order_moves <- os$moves
     if (os$score < score_now - 1e-10) {
       cp <- cpp_dag_to_cpdag(os$dag)
