@@ -28,7 +28,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     cpp_ges_refine(sigma, cp, lambda, allowed, fw, TRUE, TRUE, ctrl$refine_max_moves)
   }
   r <- ges(start)
-  moves <- moves_frame(r$moves, nm, "ges")
+  moves <- moves_frame(r$moves, nm)
   score_before <- r$score_before
   cpdag <- r$cpdag
   score_now <- r$score_after
@@ -51,7 +51,6 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     cpdag <- empty$cpdag
     score_now <- empty$score_after
   }
-  order_moves <- 0L
   if (isTRUE(ctrl$refine_order)) {
     # order search from the refined graph's topological order, then GES
     # moves again from its result; kept only when the score improves
@@ -74,7 +73,6 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
       if (is.null(os) || o$score < os$score - 1e-10) os <- o
     }
     if (all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
-    order_moves <- os$moves
     if (os$score < score_now - 1e-10) {
       cp <- cpp_dag_to_cpdag(os$dag)
       storage.mode(cp) <- "double"
@@ -83,7 +81,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
         moves <- rbind(moves, data.frame(type = "order", from = NA_character_, to = NA_character_,
                                          clique = sprintf("%d node moves", os$moves),
                                          delta = os$score - score_now, stringsAsFactors = FALSE),
-                       moves_frame(r2$moves, nm, "ges"))
+                       moves_frame(r2$moves, nm))
         cpdag <- r2$cpdag
         score_now <- r2$score_after
       }
@@ -101,7 +99,8 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
                      seconds = proc.time()[["elapsed"]] - t0))
 }
 
-moves_frame <- function(m, nm, what) {
+# The moves reported by cpp_ges_refine() as a data frame with node names.
+moves_frame <- function(m, nm) {
   data.frame(
     type = m$type, from = nm[m$from], to = nm[m$to],
     clique = vapply(m$clique, function(k) paste(nm[k], collapse = ","), character(1)),
