@@ -63,7 +63,9 @@ dagitty_code <- function(x, call = parent.frame()) {
 # other name must be double-quoted, with inner quotes escaped.
 dagitty_quote <- function(nm) {
   bare <- grepl("^[0-9A-Za-z_.]+$", nm)
-  nm[!bare] <- paste0("\"", gsub("\"", "\\\"", nm[!bare], fixed = TRUE), "\"")
+  # backslashes first, then quotes: the reader unescapes "\\x" to "x"
+  esc <- gsub("\\", "\\\\", nm[!bare], fixed = TRUE)
+  nm[!bare] <- paste0("\"", gsub("\"", "\\\"", esc, fixed = TRUE), "\"")
   nm
 }
 
@@ -175,6 +177,7 @@ parse_dagitty <- function(text, call = NULL) {
     prev <- operand
   }
   if (!is.null(op)) bad_text("edge {.code {op}} has no node on its right.")
+  if (any(nodes == "")) bad_text("a node name is empty ({.code \"\"}).")
   list(nodes = nodes,
        edges = data.frame(from = from, to = to, mark = mark, stringsAsFactors = FALSE))
 }

@@ -157,7 +157,13 @@ l1_inconsistency <- function(n_graphs = 1000, d = 8, k = 1, edges = c("exact", "
 inconsistency_one <- function(B, sigma, zero_tol) {
   l1_true <- sum(abs(B))
   truth_cpdag <- cpp_dag_to_cpdag(B)
-  res <- cpp_order_search(sigma, l1_true * (1 - 1e-9), zero_tol)
+  res <- tryCatch(
+    cpp_order_search(sigma, l1_true * (1 - 1e-9), zero_tol),
+    error = function(e) {
+      abort_arg("noise_ratio", "and {.arg weight_range} give a population covariance that is numerically singular ({conditionMessage(e)}).",
+                call = NULL)
+    }
+  )
   sd <- sqrt(diag(sigma))
   shd_of <- function(order) {
     Bo <- cpp_regression_dag(sigma, order)$B
@@ -168,7 +174,9 @@ inconsistency_one <- function(B, sigma, zero_tol) {
     share_smaller_l1 = res$n_smaller / res$n_orders,
     l1_true = l1_true,
     l1_min = res$l1_min,
-    l0_true = sum(B != 0),
+    # the same rule as the candidates' (cpp_order_search): standardized
+    # coefficients above zero_tol
+    l0_true = sum(abs(B) * outer(sd, 1 / sd) > zero_tol),
     l0_min = res$l0_at_l1_min,
     shd_min = shd_of(res$order_l1_min),
     l1_sparsest = res$l1_at_l0_min,
