@@ -94,7 +94,7 @@ as_amat.pcAlgo <- function(x, weighted = TRUE, ...) {
 
 #' @export
 as_amat.amat <- function(x, weighted = TRUE, ...) {
-  from_pcalg_amat(x)
+  pcalg_amat_arg(x, "x", call = parent.frame(2))
 }
 
 #' Convert a graph or fit to igraph
@@ -190,15 +190,18 @@ as_pcalg_amat <- function(x, type = c("cpdag", "pag")) {
 #' @rdname as_pcalg_amat
 #' @export
 from_pcalg_amat <- function(amat) {
-  call <- environment()
+  pcalg_amat_arg(amat, "amat", call = environment())
+}
+
+pcalg_amat_arg <- function(amat, arg, call) {
   type <- attr(amat, "type")
   m <- unclass(amat)
   attr(m, "type") <- NULL
-  m <- check_numeric_matrix(m, "amat", call = call)
-  check_square(m, "amat", call = call)
-  if (identical(type, "pag")) return(set_node_names(pag_to_amat(m, call)))
+  m <- check_numeric_matrix(m, arg, call = call)
+  check_square(m, arg, call = call)
+  if (identical(type, "pag")) return(set_node_names(pag_to_amat(m, arg, call)))
   if (!all(m %in% c(0, 1))) {
-    abort_arg("amat", "must hold only 0 and 1 (a DAG or CPDAG); marks 2 and 3 belong to a PAG (type {.val pag}).",
+    abort_arg(arg, "must hold only 0 and 1 (a DAG or CPDAG); marks 2 and 3 belong to a PAG (type {.val pag}).",
               call = call)
   }
   set_node_names(t(m))
@@ -207,9 +210,9 @@ from_pcalg_amat <- function(amat) {
 # A PAG whose edges are all directed (arrowhead and tail) or undirected
 # (two tails) is a DAG or CPDAG; circles and bidirected edges have no
 # counterpart in this package's matrices.
-pag_to_amat <- function(p, call) {
+pag_to_amat <- function(p, arg, call) {
   if (!all(p %in% c(0, 2, 3)) || any((p == 0) != (t(p) == 0)) || any(p == 2 & t(p) == 2)) {
-    abort_arg("amat", "is a PAG with circle, bidirected or one-sided marks; only PAGs of directed and undirected edges convert.",
+    abort_arg(arg, "is a PAG with circle, bidirected or one-sided marks; only PAGs of directed and undirected edges convert.",
               call = call)
   }
   (p == 2 & t(p) == 3) + (p == 3 & t(p) == 3) + 0

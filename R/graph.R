@@ -40,7 +40,7 @@ topological_order <- function(g) {
 dag_arg <- function(g, arg, call = parent.frame()) {
   m <- graph_arg(g, arg, call = call)
   if (any(m != 0 & t(m) != 0)) {
-    abort_arg(arg, "has undirected edges (or mutual pairs); a DAG has only directed edges.",
+    abort_arg(arg, "has a mutual pair of edges (an undirected edge, or a directed 2-cycle); a DAG has neither.",
               call = call)
   }
   if (!cpp_is_dag(m)) abort_arg(arg, "must be acyclic (a DAG) but has a directed cycle.", call = call)

@@ -233,7 +233,7 @@ rescaled_covariance <- function(x, standardize, call, cov_fun = function(z) {
   stats::cov(z) * (nrow(z) - 1) / nrow(z)
 }) {
   if (!standardize) {
-    abort_arg("x", "has values of a scale (largest {signif(max(abs(x)), 3)}) whose covariance over- or underflows double precision.",
+    abort_arg("x", "has values of a scale (largest {signif(max(abs(x)), 3)}) whose covariance overflows or underflows double precision.",
               i = "Rescale the columns, or use {.code standardize = TRUE}.", call = call)
   }
   scale <- apply(abs(x), 2L, max)
