@@ -20,7 +20,9 @@ benchmark_registry <- list(
   # (majority rule) v-structures for PC, Tetrad's sem-bic penalty discount 2
   # for GES.
   pc = list(fun = "pc_pcalg", args = list(maj.rule = TRUE)),
-  ges = list(fun = "ges_pcalg", args = list(penalty_discount = 2))
+  ges = list(fun = "ges_pcalg", args = list(penalty_discount = 2)),
+  # BIC with Tetrad's and causal-learn's default penalty discount 2
+  boss = list(fun = "boss", args = list())
 )
 
 #' Run a benchmark grid
@@ -63,7 +65,8 @@ benchmark_registry <- list(
 #'   `"calm_nomoral"`, `"calm_soft_nomoral"` (no moral graph),
 #'   `"calm_colide"` (CoLiDE score), `"golem_nv"` ([golem_nv()]),
 #'   `"notears"` ([notears_linear()]), `"pc"`, `"ges"` ([pc_pcalg()],
-#'   [ges_pcalg()], need pcalg). The paper ran Tetrad's PC and FGES; to come
+#'   [ges_pcalg()], need pcalg), `"boss"` ([boss()], BIC with penalty
+#'   discount 2, 10 starts). The paper ran Tetrad's PC and FGES; to come
 #'   closer to Tetrad's defaults, `"pc"` orients v-structures by the
 #'   majority rule (`maj.rule = TRUE`) and `"ges"` uses Tetrad's `sem-bic`
 #'   penalty discount 2 (`penalty_discount = 2`); `method_args` overrides

@@ -120,6 +120,8 @@ fit_title <- function(x) {
                    x$gate %||% s$gate, x$score %||% s$score, x$constraint %||% s$constraint),
     golem_nv = "GOLEM-NV-l1", notears = "NOTEARS (linear)", pc = "PC", ges = "GES",
     exact = sprintf("Exact search (lambda1 = %s)", format(s$lambda1)),
+    boss = sprintf("BOSS (best of %d start%s, lambda1 = %s)", s$starts,
+                   if (identical(s$starts, 1L)) "" else "s", format(signif(s$lambda1, 4))),
     x$method
   )
   paste0("<calm_fit> ", what)
