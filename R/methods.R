@@ -189,7 +189,7 @@ refine_line <- function(r) {
   k <- nrow(r$moves)
   head <- sprintf("refinement (GES and order moves, penalty %s):", format(signif(r$lambda, 3)))
   if (k == 0L) return(paste(head, "no improving move"))
-  counts <- table(factor(r$moves$type, levels = c("insert", "delete", "turn", "order", "restart")))
+  counts <- table(factor(r$moves$type, levels = c("insert", "delete", "turn", "order", "restart", "exact")))
   counts <- counts[counts > 0]
   sprintf("%s %d move%s (%s), score %s -> %s", head, k, if (k == 1L) "" else "s",
           paste(counts, names(counts), collapse = ", "),
