@@ -117,9 +117,11 @@ fit_title <- function(x) {
   s <- x[["settings"]]
   what <- switch(x[["method"]],
     calm = sprintf("CALM (%s gate, %s score, %s constraint)",
-                   x[["gate"]] %||% s[["gate"]], x[["score"]] %||% s[["score"]], x[["constraint"]] %||% s[["constraint"]]),
+                   s[["gate"]], s[["score"]], s[["constraint"]]),
     golem_nv = "GOLEM-NV-l1", notears = "NOTEARS (linear)", pc = "PC", ges = "GES",
     exact = sprintf("Exact search (lambda1 = %s)", format(s[["lambda1"]])),
+    boss = sprintf("BOSS (best of %d start%s, lambda1 = %s)", s[["starts"]],
+                   if (identical(s[["starts"]], 1L)) "" else "s", format(signif(s[["lambda1"]], 4))),
     x[["method"]]
   )
   paste0("<calm_fit> ", what)
@@ -134,19 +136,19 @@ fit_lines <- function(x) {
   lines <- sprintf("%d nodes, %d edges; CPDAG: %d directed, %d undirected", d,
                    as.integer(n_edges), as.integer(dirn), as.integer(und))
   data <- if (is.finite(x[["n"]])) sprintf("n = %s", format(x[["n"]], big.mark = ",")) else "population covariance (n = Inf)"
-  if (isTRUE(x[["settings"]]$standardize)) data <- paste0(data, ", standardized")
+  if (isTRUE(x[["settings"]][["standardize"]])) data <- paste0(data, ", standardized")
   lines <- c(lines, paste0("data: ", data))
   if (inherits(x[["moral"]], "igraph")) {
     lines <- c(lines, sprintf("moral graph: %d edges (%s)", igraph::ecount(x[["moral"]]),
-                              x[["settings"]]$moral %||% "given"))
+                              x[["settings"]][["moral"]] %||% "given"))
   }
   tr <- x[["trace"]]
-  soft <- identical(x[["settings"]]$constraint, "soft")
+  soft <- identical(x[["settings"]][["constraint"]], "soft")
   if (soft && is.data.frame(tr) && nrow(tr) > 0L) {
     lines <- c(lines, sprintf("soft constraint: one run of %s steps (final h = %s, lambda2 = %s)",
-                              format(x[["settings"]]$control[["soft_iter"]], big.mark = ","),
+                              format(x[["settings"]][["control"]][["soft_iter"]], big.mark = ","),
                               format(signif(tr[["h"]][nrow(tr)], 3)),
-                              format(x[["settings"]]$control[["lambda2"]])))
+                              format(x[["settings"]][["control"]][["lambda2"]])))
   } else if (is.data.frame(tr) && nrow(tr) > 0L) {
     status <- if (!isTRUE(x[["converged"]])) {
       "NOT converged"
@@ -187,7 +189,8 @@ refine_line <- function(r) {
   k <- nrow(r[["moves"]])
   head <- sprintf("refinement (GES and order moves, penalty %s):", format(signif(r[["lambda"]], 3)))
   if (k == 0L) return(paste(head, "no improving move"))
-  counts <- table(factor(r[["moves"]]$type, levels = c("insert", "delete", "turn", "order", "restart")))
+  counts <- table(factor(r[["moves"]][["type"]],
+                         levels = c("insert", "delete", "turn", "order", "restart", "exact")))
   counts <- counts[counts > 0]
   sprintf("%s %d move%s (%s), score %s -> %s", head, k, if (k == 1L) "" else "s",
           paste(counts, names(counts), collapse = ", "),

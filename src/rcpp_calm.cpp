@@ -101,18 +101,10 @@ const ControlField kControlFields[] = {
 #undef CALM_NUM_FIELD
 #undef CALM_BOOL_FIELD
 
-// calm_control() fields used only in R (the refinement): listed so that a
-// new control field must be placed on one side or the other.
-const char* const kRControlFields[] = {
-    "refine_penalty",     "refine_discount",        "refine_forward",
-    "refine_max_moves",   "refine_order",           "refine_empty_start",
-    "refine_order_all_pairs", "refine_order_starts", "refine_exact_limit"};
-
-bool is_r_field(const std::string& name) {
-  for (const char* f : kRControlFields)
-    if (name == f) return true;
-  return false;
-}
+// calm_control() fields used only in R: those of the refinement, named
+// refine_*. Every other field must have a row in kControlFields, so that a
+// new optimizer field cannot be forgotten here.
+bool is_r_field(const std::string& name) { return name.rfind("refine_", 0) == 0; }
 
 bool is_cpp_field(const std::string& name) {
   for (const ControlField& f : kControlFields)
@@ -128,7 +120,7 @@ calm::CalmOptions calm_options(const Rcpp::List& control, const std::string& gat
     const std::string nm = Rcpp::as<std::string>(given[i]);
     if (!is_cpp_field(nm) && !is_r_field(nm))
       Rcpp::stop("control field '%s' is read by neither the optimizer nor R: add it to "
-                 "kControlFields or kRControlFields in src/rcpp_calm.cpp", nm);
+                 "kControlFields in src/rcpp_calm.cpp (or name it refine_* if only R reads it)", nm);
   }
   calm::CalmOptions o{};
   for (const ControlField& f : kControlFields) {

@@ -2,9 +2,8 @@
 # struct has none of its own and is filled from the validated list in one
 # place (calm_options() in src/rcpp_calm.cpp).
 
-r_only <- c("refine_penalty", "refine_discount", "refine_forward", "refine_max_moves",
-            "refine_order", "refine_empty_start", "refine_order_all_pairs",
-            "refine_order_starts", "refine_exact_limit")
+# the refinement's fields (refine_*) are read in R only
+r_only <- grep("^refine_", names(calm_control()), value = TRUE)
 
 as_cpp_values <- function(ctrl) {
   calm:::cpp_calm_options(unclass(ctrl), "gumbel", "likelihood", "hard", 7)
