@@ -100,6 +100,8 @@ as_amat.dagitty <- function(x, weighted = TRUE, ...) {
 # graph-level settings ("bb = ...") skipped. Returns the nodes in order of
 # appearance and the edges with "<-" turned around into "->". Text it cannot
 # read is an error naming `x`, never a guess.
+# One loop over the tokens, slightly over 80 lines: the grammar's cases (";",
+# settings, edge marks, groups, names) read best side by side.
 parse_dagitty <- function(text, call = NULL) {
   bad_text <- function(why) {
     abort_arg("x", paste("is not dagitty model text:", why), call = call, .envir = parent.frame())

@@ -141,6 +141,11 @@ class Kernel final : public KernelBase {
     p -= step * mm / ((vv / c2).sqrt() + eps);
   }
 
+  // Longer than 80 lines on purpose: this is the per-step hot path (gate
+  // forward, score, acyclicity, gate backward), whose stages share the
+  // entry buffers and are compiled twice (generic and AVX2); each stage is
+  // a few lines between comments, and the heavy parts (score_block,
+  // poly_block, exp_block) are functions of their own.
   void evaluate(const double* theta, const double* weight, const double* noise, double coef,
                 bool quadratic, double* grad_theta, double* grad_weight,
                 KernelValue* value) override {
@@ -414,6 +419,7 @@ class Kernel final : public KernelBase {
     }
   }
 
+  // About 95 lines, 20 of them the derivation of the selected last product.
   double poly_block(Block& bk, bool want_grad) {
     const int ne = bk.ne;
     const double* ha = h_a_.data() + bk.e0;

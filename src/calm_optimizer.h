@@ -51,7 +51,7 @@ struct CalmOptions {
   // Round-end checks: every check_every steps the objective and h at the
   // deterministic gate are evaluated (no gradient) and the edge set is read.
   // With early_stop, a round of the hard constraint may end at a check by
-  // the rule of EarlyStop below.
+  // the rule of EarlyStop (src/early_stop.h).
   long check_every;
   bool early_stop;
   int patience;

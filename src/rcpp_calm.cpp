@@ -14,14 +14,11 @@
 #include "calm_optimizer.h"
 #include "calm_score.h"
 #include "early_stop.h"
+#include "rcpp_interrupt.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
 namespace {
-
-void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
-
-bool user_interrupted() { return R_ToplevelExec(check_interrupt_fn, nullptr) == FALSE; }
 
 calm::Gate parse_gate(const std::string& s) {
   if (s == "gumbel") return calm::Gate::gumbel;
@@ -146,6 +143,54 @@ Rcpp::NumericMatrix entry_matrix(const calm::Problem& pb, const std::vector<doub
   return out;
 }
 
+// The per-round trace as a list of columns.
+Rcpp::List trace_list(const std::vector<calm::RoundRecord>& trace) {
+  const std::size_t nr = trace.size();
+  Rcpp::IntegerVector t_round(nr), t_edges(nr);
+  Rcpp::NumericVector t_rho(nr), t_h(nr), t_obj(nr), t_sec(nr), t_skip(nr), t_steps(nr);
+  Rcpp::LogicalVector t_dag(nr), t_changed(nr);
+  for (std::size_t i = 0; i < nr; ++i) {
+    const calm::RoundRecord& r = trace[i];
+    t_round[i] = r.round;
+    t_rho[i] = std::isnan(r.rho) ? NA_REAL : r.rho;
+    t_h[i] = r.h;
+    t_obj[i] = r.objective;
+    t_edges[i] = r.edges;
+    t_sec[i] = r.seconds;
+    t_skip[i] = static_cast<double>(r.skipped);
+    t_steps[i] = static_cast<double>(r.steps);
+    t_dag[i] = r.dag;
+    t_changed[i] = r.edges_changed;
+  }
+  return Rcpp::List::create(
+      Rcpp::Named("round") = t_round, Rcpp::Named("rho") = t_rho, Rcpp::Named("h") = t_h,
+      Rcpp::Named("objective") = t_obj, Rcpp::Named("edges") = t_edges,
+      Rcpp::Named("seconds") = t_sec, Rcpp::Named("skipped") = t_skip,
+      Rcpp::Named("steps") = t_steps, Rcpp::Named("dag") = t_dag,
+      Rcpp::Named("changed") = t_changed);
+}
+
+// The round-end checks (with record_checks) as a list of columns.
+Rcpp::List checks_list(const std::vector<calm::CheckRecord>& checks) {
+  const std::size_t nc = checks.size();
+  Rcpp::IntegerVector c_round(nc), c_edges(nc);
+  Rcpp::NumericVector c_iter(nc), c_obj(nc), c_h(nc);
+  Rcpp::LogicalVector c_changed(nc);
+  for (std::size_t i = 0; i < nc; ++i) {
+    const calm::CheckRecord& c = checks[i];
+    c_round[i] = c.round;
+    c_iter[i] = static_cast<double>(c.iter);
+    c_obj[i] = c.objective;
+    c_h[i] = c.h;
+    c_edges[i] = c.edges;
+    c_changed[i] = c.edges_changed;
+  }
+  return Rcpp::List::create(
+      Rcpp::Named("round") = c_round, Rcpp::Named("iter") = c_iter,
+      Rcpp::Named("objective") = c_obj, Rcpp::Named("h") = c_h,
+      Rcpp::Named("edges") = c_edges, Rcpp::Named("edges_changed") = c_changed);
+}
+
 }  // namespace
 
 // [[Rcpp::export(rng = false)]]
@@ -161,7 +206,7 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
   Rcpp::Function progress_fn = has_progress ? Rcpp::Function(progress.get())
                                             : Rcpp::Function("identity");
   calm::TickFn tick = [&](const calm::Progress& p) {
-    if (user_interrupted()) return true;
+    if (calm_glue::user_interrupted()) return true;
     if (has_progress)
       progress_fn(p.round, static_cast<double>(p.iter), static_cast<double>(p.iter_total), p.rho,
                   p.h);
@@ -180,36 +225,6 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
     edge[e] = calm::is_edge(opt.gate, res.theta[e], res.weight[e], opt.threshold,
                             opt.weight_threshold);
   }
-  const std::size_t nr = res.trace.size();
-  Rcpp::IntegerVector t_round(nr), t_edges(nr);
-  Rcpp::NumericVector t_rho(nr), t_h(nr), t_obj(nr), t_sec(nr), t_skip(nr), t_steps(nr);
-  Rcpp::LogicalVector t_dag(nr), t_changed(nr);
-  for (std::size_t i = 0; i < nr; ++i) {
-    const calm::RoundRecord& r = res.trace[i];
-    t_round[i] = r.round;
-    t_rho[i] = std::isnan(r.rho) ? NA_REAL : r.rho;
-    t_h[i] = r.h;
-    t_obj[i] = r.objective;
-    t_edges[i] = r.edges;
-    t_sec[i] = r.seconds;
-    t_skip[i] = static_cast<double>(r.skipped);
-    t_steps[i] = static_cast<double>(r.steps);
-    t_dag[i] = r.dag;
-    t_changed[i] = r.edges_changed;
-  }
-  const std::size_t nc = res.checks.size();
-  Rcpp::IntegerVector c_round(nc), c_edges(nc);
-  Rcpp::NumericVector c_iter(nc), c_obj(nc), c_h(nc);
-  Rcpp::LogicalVector c_changed(nc);
-  for (std::size_t i = 0; i < nc; ++i) {
-    const calm::CheckRecord& c = res.checks[i];
-    c_round[i] = c.round;
-    c_iter[i] = static_cast<double>(c.iter);
-    c_obj[i] = c.objective;
-    c_h[i] = c.h;
-    c_edges[i] = c.edges;
-    c_changed[i] = c.edges_changed;
-  }
   Rcpp::IntegerVector block_sizes(pb.n_blocks());
   for (int b = 0; b < pb.n_blocks(); ++b) block_sizes[b] = pb.node_ptr[b + 1] - pb.node_ptr[b];
   const bool has_theta = calm::gate_has_theta(opt.gate);
@@ -221,16 +236,8 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
                                              : R_NilValue,
       Rcpp::Named("B_raw") = entry_matrix(pb, b_raw, 0.0),
       Rcpp::Named("edges") = entry_matrix(pb, edge, 0.0),
-      Rcpp::Named("trace") = Rcpp::List::create(
-          Rcpp::Named("round") = t_round, Rcpp::Named("rho") = t_rho, Rcpp::Named("h") = t_h,
-          Rcpp::Named("objective") = t_obj, Rcpp::Named("edges") = t_edges,
-          Rcpp::Named("seconds") = t_sec, Rcpp::Named("skipped") = t_skip,
-          Rcpp::Named("steps") = t_steps, Rcpp::Named("dag") = t_dag,
-          Rcpp::Named("changed") = t_changed),
-      Rcpp::Named("checks") = Rcpp::List::create(
-          Rcpp::Named("round") = c_round, Rcpp::Named("iter") = c_iter,
-          Rcpp::Named("objective") = c_obj, Rcpp::Named("h") = c_h,
-          Rcpp::Named("edges") = c_edges, Rcpp::Named("edges_changed") = c_changed),
+      Rcpp::Named("trace") = trace_list(res.trace),
+      Rcpp::Named("checks") = checks_list(res.checks),
       Rcpp::Named("steps") = static_cast<double>(res.steps),
       Rcpp::Named("converged") = res.converged, Rcpp::Named("settled") = res.settled,
       Rcpp::Named("skipped") = static_cast<double>(res.skipped),

@@ -690,6 +690,18 @@ ok("format_table", format_table(transform(mini_bench, error = "failed")),
 ok("format_table", format_table(mini_bench[0, ]), is.data.frame)
 ok("print.calm_benchmark", capture.output(print(mini_bench)), function(out) length(out) > 3)
 
+# ---- boss() ----------------------------------------------------------------------
+err("boss", "x", boss("a"))
+err("boss", "x", boss(with_na(x)))
+err("boss", "cov", boss(cov = singular))
+err("boss", "standardize", boss(x, standardize = NA))
+err("boss", "bes", boss(x, bes = "yes"))
+err("boss", "penalty_discount", boss(x, penalty_discount = -1))
+err("boss", "starts", boss(x, starts = 0))
+err("boss", "starts", boss(x, starts = list(1:3)))
+err("boss", "exact_limit", boss(x, exact_limit = 21))
+ok("boss", boss(x, starts = 2), function(f) inherits(f, "calm_fit") && is_dag(f))
+
 # ---- issue 18: inputs that went wrong silently or with untrue errors ---------------
 # silently wrong results
 ok("as_igraph", as_igraph(pc_pcalg(x)), function(g) inherits(g, "igraph") && igraph::vcount(g) == 6,
