@@ -60,7 +60,7 @@ for (k in ks) for (d in ds) for (r in seq_len(graphs)) for (m in methods) {
     next
   }
   kv <- strsplit(strsplit(sub("^RESULT ", "", line), ";")[[1]], "=")
-  v <- stats::setNames(as.numeric(vapply(kv, `[`, "", 2)), vapply(kv, `[`, "", 1))
+  v <- stats::setNames(suppressWarnings(as.numeric(vapply(kv, `[`, "", 2))), vapply(kv, `[`, "", 1))
   row <- data.frame(d = d, k = k, seed = seed, method = m, t(v))
   row$us_per_step <- 1e6 * row$continuous / row$steps
   rows[[length(rows) + 1]] <- row
