@@ -100,7 +100,9 @@ order_arg <- function(order, nm, call = parent.frame()) {
 #'   coefficient is not an edge; see the section "Zero tolerance".
 #' @param seed Optional integer seed; when given the results are
 #'   reproducible and the global random number stream is left untouched.
-#' @param noise_ratio,weight_range Passed to [simulate_sem()].
+#' @param noise_ratio,weight_range Passed to [simulate_sem()]; `noise_ratio` at most
+#'   `1e12`, beyond which the population covariance is singular to double
+#'   precision.
 #' @return An object of class `calm_l1_inconsistency`, a list with
 #'   * `per_graph`: one row per graph with `share_smaller_l1` (share of the
 #'     `d!` orders whose DAG has a smaller l1 norm than the truth),
@@ -129,6 +131,9 @@ l1_inconsistency <- function(n_graphs = 1000, d = 8, k = 1, edges = c("exact", "
   check_number(k, "k", lower = 0, lower_open = TRUE)
   edges <- match_choice(edges, c("exact", "expected"), "edges", environment())
   check_number(zero_tol, "zero_tol", lower = 0)
+  # noise variances spanning more than 1e12 make the population covariance
+  # singular to double precision, and the order search meaningless
+  check_number(noise_ratio, "noise_ratio", lower = 1, upper = 1e12)
   if (!is.null(seed)) seed <- check_count(seed, "seed", max = .Machine$integer.max)
   run <- function() {
     rows <- vector("list", n_graphs)

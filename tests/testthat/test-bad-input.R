@@ -744,7 +744,8 @@ err("dag_to_cpdag", "g", dag_to_cpdag(igraph::make_ring(3, directed = FALSE)), p
 # errors that were not clean package errors
 err("benchmark_methods", "settings", benchmark_methods("notears", data.frame(d = 6, n = 5), reps = 1),
     pattern = "exceed")
-err("l1_inconsistency", "noise_ratio", l1_inconsistency(n_graphs = 1, d = 3, noise_ratio = 1e300))
+err("l1_inconsistency", "noise_ratio", l1_inconsistency(n_graphs = 1, d = 3, noise_ratio = 1e300,
+                                                        seed = 1))
 err("calm", "control", q(x, control = list(calm_control())))
 err("as_bn", "x", as_bn(bn_na), needs = "bnlearn", pattern = "missing")
 err("as_amat", "x", as_amat(structure('dag { "" -> b }', class = "dagitty")), pattern = "empty")
