@@ -97,6 +97,22 @@ cpp_regression_dag <- function(sigma, order) {
     .Call(`_calm_cpp_regression_dag`, sigma, order)
 }
 
+cpp_exact_search_knowledge <- function(cov, allowed, required, lambda, max_bytes) {
+    .Call(`_calm_cpp_exact_search_knowledge`, cov, allowed, required, lambda, max_bytes)
+}
+
+cpp_ges_refine_knowledge <- function(cov, cpdag, lambda, allowed, required, forbidden, forward, max_moves) {
+    .Call(`_calm_cpp_ges_refine_knowledge`, cov, cpdag, lambda, allowed, required, forbidden, forward, max_moves)
+}
+
+cpp_knowledge_extension <- function(cpdag, required, forbidden) {
+    .Call(`_calm_cpp_knowledge_extension`, cpdag, required, forbidden)
+}
+
+cpp_iamb_keep <- function(corr, n, alpha, zero_tol, max_size, keep) {
+    .Call(`_calm_cpp_iamb_keep`, corr, n, alpha, zero_tol, max_size, keep)
+}
+
 cpp_dag_local_scores <- function(cov, adj, lambda) {
     .Call(`_calm_cpp_dag_local_scores`, cov, adj, lambda)
 }

@@ -326,6 +326,64 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_exact_search_knowledge
+Rcpp::List cpp_exact_search_knowledge(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, const Eigen::Map<Eigen::MatrixXd> required, double lambda, double max_bytes);
+RcppExport SEXP _calm_cpp_exact_search_knowledge(SEXP covSEXP, SEXP allowedSEXP, SEXP requiredSEXP, SEXP lambdaSEXP, SEXP max_bytesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type required(requiredSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< double >::type max_bytes(max_bytesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_exact_search_knowledge(cov, allowed, required, lambda, max_bytes));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ges_refine_knowledge
+Rcpp::List cpp_ges_refine_knowledge(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, const Eigen::Map<Eigen::MatrixXd> required, const Eigen::Map<Eigen::MatrixXd> forbidden, bool forward, int max_moves);
+RcppExport SEXP _calm_cpp_ges_refine_knowledge(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP forwardSEXP, SEXP max_movesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type required(requiredSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type forbidden(forbiddenSEXP);
+    Rcpp::traits::input_parameter< bool >::type forward(forwardSEXP);
+    Rcpp::traits::input_parameter< int >::type max_moves(max_movesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine_knowledge(cov, cpdag, lambda, allowed, required, forbidden, forward, max_moves));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_knowledge_extension
+SEXP cpp_knowledge_extension(const Eigen::Map<Eigen::MatrixXd> cpdag, const Eigen::Map<Eigen::MatrixXd> required, const Eigen::Map<Eigen::MatrixXd> forbidden);
+RcppExport SEXP _calm_cpp_knowledge_extension(SEXP cpdagSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type required(requiredSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type forbidden(forbiddenSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_knowledge_extension(cpdag, required, forbidden));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_iamb_keep
+Rcpp::List cpp_iamb_keep(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha, double zero_tol, int max_size, const Eigen::Map<Eigen::MatrixXd> keep);
+RcppExport SEXP _calm_cpp_iamb_keep(SEXP corrSEXP, SEXP nSEXP, SEXP alphaSEXP, SEXP zero_tolSEXP, SEXP max_sizeSEXP, SEXP keepSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type corr(corrSEXP);
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
+    Rcpp::traits::input_parameter< double >::type zero_tol(zero_tolSEXP);
+    Rcpp::traits::input_parameter< int >::type max_size(max_sizeSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type keep(keepSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_iamb_keep(corr, n, alpha, zero_tol, max_size, keep));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_dag_local_scores
 Rcpp::List cpp_dag_local_scores(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> adj, double lambda);
 RcppExport SEXP _calm_cpp_dag_local_scores(SEXP covSEXP, SEXP adjSEXP, SEXP lambdaSEXP) {
@@ -392,6 +450,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 1},
     {"_calm_cpp_order_search", (DL_FUNC) &_calm_cpp_order_search, 3},
     {"_calm_cpp_regression_dag", (DL_FUNC) &_calm_cpp_regression_dag, 2},
+    {"_calm_cpp_exact_search_knowledge", (DL_FUNC) &_calm_cpp_exact_search_knowledge, 5},
+    {"_calm_cpp_ges_refine_knowledge", (DL_FUNC) &_calm_cpp_ges_refine_knowledge, 8},
+    {"_calm_cpp_knowledge_extension", (DL_FUNC) &_calm_cpp_knowledge_extension, 3},
+    {"_calm_cpp_iamb_keep", (DL_FUNC) &_calm_cpp_iamb_keep, 6},
     {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 3},
     {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 4},
     {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 6},

@@ -130,6 +130,17 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
   double* weight = par.data() + m;
   init_gate_theta(opt.gate, theta, m);
   for (int e = 0; e < m; ++e) weight[e] = rng.uniform(-opt.init_scale, opt.init_scale);
+  // Required edges (background knowledge) have mask value 2: their gate is
+  // held open (always in the graph) and its parameter is never updated, so
+  // the sparsity penalty does not act on them (its term is a constant).
+  std::vector<int> held_open;
+  for (int e = 0; e < m; ++e)
+    if (mask(pb.from[e], pb.to[e]) > 1.5) held_open.push_back(e);
+  if (!held_open.empty()) {
+    if (!has_theta) throw std::invalid_argument("required edges need a gate (gumbel or stg)");
+    const double on = gate_theta_always_on(opt.gate);
+    for (int e : held_open) theta[e] = on;
+  }
   const int adam_off = has_theta ? 0 : m;
   const int adam_n = has_theta ? 2 * m : m;
   const double beta1 = 0.9, beta2 = 0.999, adam_eps = 1e-8;
@@ -205,6 +216,7 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
       if (stochastic) draw_gate_noise(opt.gate, rng, noise.data(), m);
       kernel->evaluate(theta, weight, stochastic ? noise.data() : nullptr, coef, quadratic,
                        grad.data(), grad.data() + m, &val);
+      for (int e : held_open) grad[e] = 0.0;
       if (!std::isfinite(val.objective) || !std::isfinite(grad.sum())) {
         ++res.skipped;
       } else {
