@@ -234,7 +234,8 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                  h = best$h,
                  gate_values = best$gate_values, restarts = restart_table,
                  skipped = best$skipped, isa = best$isa, refine = best$refine,
-                 knowledge = kn, na_dropped = attr(x, "na_dropped"))
+                 knowledge = kn, na_dropped = attr(x, "na_dropped"),
+                 data_var = data_variances(x, cov, standardize))
   )
   fit
 }

@@ -115,7 +115,9 @@ knowledge_arg <- function(knowledge, call) {
   if (is.null(knowledge) || inherits(knowledge, "calm_knowledge")) return(knowledge)
   if (is.list(knowledge) && !is.data.frame(knowledge) &&
       all(names(knowledge) %in% c("required", "forbidden", "tiers")) && !is.null(names(knowledge))) {
-    return(do.call(background_knowledge, knowledge))
+    return(tryCatch(do.call(background_knowledge, knowledge), calm_error_argument = function(e) {
+      abort_arg("knowledge", "is not valid background knowledge: {conditionMessage(e)}", call = call)
+    }))
   }
   abort_arg("knowledge", "must be NULL, the result of {.fn background_knowledge} or a list with elements {.field required}, {.field forbidden}, {.field tiers}.",
             call = call)

@@ -21,7 +21,7 @@ note_logical <- function(x, arg) {
   lg <- if (is.data.frame(x)) vapply(x, is.logical, logical(1)) else if (is.logical(x)) rep(TRUE, NCOL(x)) else FALSE
   if (any(lg)) {
     nm <- if (is.null(colnames(x))) paste0("X", which(lg)) else colnames(x)[lg]
-    cli::cli_inform(c(i = "{.arg {arg}}: logical column{?s} {.val {nm}} {?is/are} used as 0/1 numbers (FALSE = 0, TRUE = 1)."),
+    cli::cli_inform(c(i = "{.arg {arg}}: {cli::qty(length(nm))}logical column{?s} {.val {nm}} {?is/are} used as 0/1 numbers (FALSE = 0, TRUE = 1)."),
                     class = "calm_message_logical")
   }
   invisible(x)
