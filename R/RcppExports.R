@@ -17,6 +17,10 @@ cpp_notears_linear <- function(S, lambda1, max_iter, h_tol, rho_max, edge_thresh
     .Call(`_calm_cpp_notears_linear`, S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, report)
 }
 
+cpp_boss <- function(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes) {
+    .Call(`_calm_cpp_boss`, cov, allowed, lambda, starts, max_sweeps, exact_limit, bes)
+}
+
 cpp_calm_fit <- function(sigma, mask, control, gate, score, constraint, seed, progress, record_checks = FALSE) {
     .Call(`_calm_cpp_calm_fit`, sigma, mask, control, gate, score, constraint, seed, progress, record_checks)
 }

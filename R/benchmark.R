@@ -8,6 +8,8 @@
 # looked up at run time (calm() lives in another file of the package).
 benchmark_registry <- list(
   calm = list(fun = "calm", args = list()),
+  # the paper's CALM: no refinement
+  calm_paper = list(fun = "calm", args = list(refine = "none")),
   calm_stg = list(fun = "calm", args = list(gate = "stg")),
   calm_tanh = list(fun = "calm", args = list(gate = "tanh")),
   calm_soft = list(fun = "calm", args = list(constraint = "soft")),
@@ -20,7 +22,11 @@ benchmark_registry <- list(
   # (majority rule) v-structures for PC, Tetrad's sem-bic penalty discount 2
   # for GES.
   pc = list(fun = "pc_pcalg", args = list(maj.rule = TRUE)),
-  ges = list(fun = "ges_pcalg", args = list(penalty_discount = 2))
+  ges = list(fun = "ges_pcalg", args = list(penalty_discount = 2)),
+  ges1 = list(fun = "ges_pcalg", args = list(penalty_discount = 1)),
+  ges4 = list(fun = "ges_pcalg", args = list(penalty_discount = 4)),
+  # BIC with Tetrad's and causal-learn's default penalty discount 2
+  boss = list(fun = "boss", args = list())
 )
 
 #' Run a benchmark grid
@@ -63,7 +69,10 @@ benchmark_registry <- list(
 #'   `"calm_nomoral"`, `"calm_soft_nomoral"` (no moral graph),
 #'   `"calm_colide"` (CoLiDE score), `"golem_nv"` ([golem_nv()]),
 #'   `"notears"` ([notears_linear()]), `"pc"`, `"ges"` ([pc_pcalg()],
-#'   [ges_pcalg()], need pcalg). The paper ran Tetrad's PC and FGES; to come
+#'   [ges_pcalg()], need pcalg; `"ges1"` and `"ges4"` use penalty discounts
+#'   1 and 4), `"calm_paper"` (CALM as in the paper, `refine = "none"`;
+#'   `"calm"` is calm's default), `"boss"` ([boss()], BIC with penalty
+#'   discount 2, 10 starts). The paper ran Tetrad's PC and FGES; to come
 #'   closer to Tetrad's defaults, `"pc"` orients v-structures by the
 #'   majority rule (`maj.rule = TRUE`) and `"ges"` uses Tetrad's `sem-bic`
 #'   penalty discount 2 (`penalty_discount = 2`); `method_args` overrides

@@ -42,11 +42,19 @@
 #' the best Delete or Turn operator of greedy equivalence search (Chickering,
 #' 2002; Hauser and Buehlmann, 2012) while one improves the score; from any
 #' graph that contains the true one (an independence map) the backward moves
-#' are consistent. At finite `n` the refinement scores with the BIC at penalty
-#' discount 2 (`calm_control(refine_discount)`), chosen by measurement; for a
-#' population covariance it scores with `lambda1` and also runs Insert moves
-#' inside the moral graph, which restore true edges the continuous phase
-#' pruned.
+#' are consistent. A second start, greedy equivalence search from the empty
+#' graph, is kept when it scores better. Then best order score search
+#' ([boss()]) runs from CALM's own variable order, the refined graph's order
+#' and random orders (`calm_control(refine_order_starts)`), over every pair
+#' up to 60 variables when the moral graph was estimated; its best graph is
+#' refined by the same moves and kept when it scores better. Up to 20
+#' variables (`calm_control(refine_exact_max_d)`) the refinement ends with the
+#' exact optimum of the score ([exact_search()]), which takes about 2 seconds
+#' at 20 variables. At finite `n` the refinement scores with the BIC at
+#' penalty discount 2 (`calm_control(refine_discount)`), chosen by
+#' measurement; for a population covariance it scores with `lambda1` and
+#' also runs Insert moves inside the moral graph, which restore true edges
+#' the continuous phase pruned.
 #' What it did is in `fit$refine`: the graphs before (`dag_before`,
 #' `cpdag_before`), both scores (`score_before`, `score_after`), the penalty
 #' (`lambda`), the moves made (`moves`) and the pairs the search could use
@@ -88,11 +96,11 @@
 #'   `"soft"`.
 #' @param score `"likelihood"` (default) or `"colide"`.
 #' @param refine `"ges"` (default): after the continuous optimization, refine
-#'   the learned equivalence class with the backward (edge deletion) and
-#'   turning moves of greedy equivalence search, accepting only moves that
-#'   improve the decomposable score (see [score_dag()]) with the penalty of
-#'   `calm_control(refine_penalty, refine_discount)`, plus forward moves for
-#'   a population covariance (`calm_control(refine_forward)`). `"none"`: the paper's CALM, unchanged.
+#'   the learned equivalence class on the decomposable score (see
+#'   [score_dag()]) with the penalty of `calm_control(refine_penalty,
+#'   refine_discount)`: moves of greedy equivalence search, an order search
+#'   (BOSS) and, up to 20 variables, the exact optimum (see Details).
+#'   `"none"`: the paper's CALM, unchanged.
 #' @param control Hyperparameters: the result of [calm_control()], or a list
 #'   of its arguments.
 #' @param restarts Number of independently seeded fits; the one with the

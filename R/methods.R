@@ -120,6 +120,8 @@ fit_title <- function(x) {
                    x$gate %||% s$gate, x$score %||% s$score, x$constraint %||% s$constraint),
     golem_nv = "GOLEM-NV-l1", notears = "NOTEARS (linear)", pc = "PC", ges = "GES",
     exact = sprintf("Exact search (lambda1 = %s)", format(s$lambda1)),
+    boss = sprintf("BOSS (best of %d start%s, lambda1 = %s)", s$starts,
+                   if (identical(s$starts, 1L)) "" else "s", format(signif(s$lambda1, 4))),
     x$method
   )
   paste0("<calm_fit> ", what)
@@ -187,7 +189,7 @@ refine_line <- function(r) {
   k <- nrow(r$moves)
   head <- sprintf("refinement (GES and order moves, penalty %s):", format(signif(r$lambda, 3)))
   if (k == 0L) return(paste(head, "no improving move"))
-  counts <- table(factor(r$moves$type, levels = c("insert", "delete", "turn", "order", "restart")))
+  counts <- table(factor(r$moves$type, levels = c("insert", "delete", "turn", "order", "restart", "exact")))
   counts <- counts[counts > 0]
   sprintf("%s %d move%s (%s), score %s -> %s", head, k, if (k == 1L) "" else "s",
           paste(counts, names(counts), collapse = ", "),

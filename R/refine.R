@@ -52,38 +52,50 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     score_now <- empty$score_after
   }
   if (isTRUE(ctrl$refine_order)) {
-    # order search from the refined graph's topological order, then GES
-    # moves again from its result; kept only when the score improves
-    # starts: CALM's own order, the refined graph's order, and (small
-    # problems only, where they are cheap) random orders drawn from R's RNG
-    # (set.seed() reproduces them); the best result is kept
+    # BOSS from CALM's own order, the refined graph's order and random orders
+    # drawn from R's RNG (set.seed() reproduces them); each start's graph is
+    # pruned by backward equivalence search and the best one is refined by
+    # GES moves again, kept only when the score improves
     dag_now <- cpp_pdag_extension(cpdag)
     starts <- unique(list(cpp_topological_order(dag), cpp_topological_order(dag_now)))
-    if (d <= 25L) {
-      starts <- c(starts, lapply(seq_len(max(0L, ctrl$refine_order_starts - length(starts))),
-                                 function(i) sample.int(d)))
-    }
+    starts <- c(starts, lapply(seq_len(max(0L, ctrl$refine_order_starts - length(starts))),
+                               function(i) sample.int(d)))
     # all pairs up to refine_order_all_pairs variables: on dense graphs the
     # IAMB moral graph at n = 1000 misses many true edges
     all_pairs <- extend && d <= ctrl$refine_order_all_pairs
     order_mask <- if (all_pairs) matrix(1, d, d) - diag(d) else allowed
-    os <- NULL
-    for (st in starts) {
-      o <- cpp_order_local_search(sigma, order_mask, lambda, st, 100L, ctrl$refine_exact_limit)
-      if (is.null(os) || o$score < os$score - 1e-10) os <- o
-    }
+    os <- cpp_boss(sigma, order_mask, lambda, matrix(unlist(starts), nrow = d), 100L,
+                   ctrl$refine_exact_limit, TRUE)
     if (all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
     if (os$score < score_now - 1e-10) {
-      cp <- cpp_dag_to_cpdag(os$dag)
-      storage.mode(cp) <- "double"
-      r2 <- ges(cp)
+      r2 <- ges(os$cpdag)
       if (r2$score_after < score_now - 1e-10) {
         moves <- rbind(moves, data.frame(type = "order", from = NA_character_, to = NA_character_,
-                                         clique = sprintf("%d node moves", os$moves),
+                                         clique = sprintf("BOSS, best of %d starts", length(starts)),
                                          delta = os$score - score_now, stringsAsFactors = FALSE),
                        moves_frame(r2$moves, nm))
         cpdag <- r2$cpdag
         score_now <- r2$score_after
+      }
+    }
+  }
+  # the exact optimum where it is cheap: over all pairs when the moral graph
+  # was estimated, inside the mask otherwise
+  if (d <= ctrl$refine_exact_max_d) {
+    exact_mask <- if (extend) matrix(1, d, d) - diag(d) else allowed
+    storage.mode(exact_mask) <- "double"
+    budget <- 2 * 1024^3
+    if (cpp_exact_search_bytes(exact_mask) <= budget) {
+      ex <- cpp_exact_search(sigma, exact_mask, lambda, budget)
+      if (ex$score < score_now - 1e-10) {
+        moves <- rbind(moves, data.frame(type = "exact", from = NA_character_, to = NA_character_,
+                                         clique = "exact search", delta = ex$score - score_now,
+                                         stringsAsFactors = FALSE))
+        ex_dag <- ex$amat
+        storage.mode(ex_dag) <- "double"
+        cpdag <- cpp_dag_to_cpdag(ex_dag)
+        storage.mode(cpdag) <- "double"
+        score_now <- ex$score
       }
     }
   }

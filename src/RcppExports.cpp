@@ -78,6 +78,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_boss
+Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, int max_sweeps, int exact_limit, bool bes);
+RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP max_sweepsSEXP, SEXP exact_limitSEXP, SEXP besSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type starts(startsSEXP);
+    Rcpp::traits::input_parameter< int >::type max_sweeps(max_sweepsSEXP);
+    Rcpp::traits::input_parameter< int >::type exact_limit(exact_limitSEXP);
+    Rcpp::traits::input_parameter< bool >::type bes(besSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_calm_fit
 Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma, const Eigen::Map<Eigen::MatrixXd> mask, const Rcpp::List control, const std::string gate, const std::string score, const std::string constraint, const double seed, const Rcpp::Nullable<Rcpp::Function> progress, const bool record_checks);
 RcppExport SEXP _calm_cpp_calm_fit(SEXP sigmaSEXP, SEXP maskSEXP, SEXP controlSEXP, SEXP gateSEXP, SEXP scoreSEXP, SEXP constraintSEXP, SEXP seedSEXP, SEXP progressSEXP, SEXP record_checksSEXP) {
@@ -430,6 +446,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_golem_nv", (DL_FUNC) &_calm_cpp_golem_nv, 10},
     {"_calm_cpp_notears_objective", (DL_FUNC) &_calm_cpp_notears_objective, 5},
     {"_calm_cpp_notears_linear", (DL_FUNC) &_calm_cpp_notears_linear, 11},
+    {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 7},
     {"_calm_cpp_calm_fit", (DL_FUNC) &_calm_cpp_calm_fit, 9},
     {"_calm_cpp_calm_objective", (DL_FUNC) &_calm_cpp_calm_objective, 10},
     {"_calm_cpp_calm_score", (DL_FUNC) &_calm_cpp_calm_score, 3},

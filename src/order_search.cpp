@@ -2,119 +2,74 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 
 namespace calm {
 
-namespace {
-
-// Best parent set of one node among an allowed subset of its candidates.
-class ParentChooser {
- public:
-  ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_limit)
-      : score_(score), j_(j), cand_(std::move(cand)) {
-    const int k = static_cast<int>(cand_.size());
-    exact_ = k <= exact_limit;
-    if (exact_) {
-      best_ = score_.all_subset_scores(j_, cand_);
-      arg_.resize(best_.size());
-      for (std::uint32_t m = 0; m < best_.size(); ++m) {
-        arg_[m] = m;
-        for (int b = 0; b < k; ++b) {
-          const std::uint32_t bit = std::uint32_t(1) << b;
-          if ((m & bit) && best_[m ^ bit] < best_[m]) {
-            best_[m] = best_[m ^ bit];
-            arg_[m] = arg_[m ^ bit];
-          }
-        }
+ParentChooser::ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_limit)
+    : score_(score), j_(j), cand_(std::move(cand)) {
+  const int k = static_cast<int>(cand_.size());
+  exact_ = k <= exact_limit;
+  if (!exact_) {
+    tree_.reset(new GrowShrinkTree(score_, j_, cand_));
+    return;
+  }
+  best_ = score_.all_subset_scores(j_, cand_);
+  arg_.resize(best_.size());
+  for (std::uint32_t m = 0; m < best_.size(); ++m) {
+    arg_[m] = m;
+    for (int b = 0; b < k; ++b) {
+      const std::uint32_t bit = std::uint32_t(1) << b;
+      if ((m & bit) && best_[m ^ bit] < best_[m]) {
+        best_[m] = best_[m ^ bit];
+        arg_[m] = arg_[m ^ bit];
       }
     }
   }
-  const std::vector<int>& candidates() const { return cand_; }
+}
 
-  // `allowed[b]`: candidate b may be a parent. Returns the best score; the
-  // chosen parents (candidate indices) go to `chosen` when it is not null.
-  double best(const std::vector<char>& allowed, std::vector<int>* chosen) {
-    const int k = static_cast<int>(cand_.size());
-    if (exact_) {
-      std::uint32_t m = 0;
-      for (int b = 0; b < k; ++b)
-        if (allowed[b]) m |= std::uint32_t(1) << b;
-      if (chosen) {
-        chosen->clear();
-        for (int b = 0; b < k; ++b)
-          if (arg_[m] & (std::uint32_t(1) << b)) chosen->push_back(cand_[b]);
-      }
-      return best_[m];
-    }
-    // grow, then shrink
-    std::vector<int> pa;
-    std::vector<char> in(k, 0);
-    double cur = score_.local(j_, pa);
-    for (;;) {
-      int add = -1;
-      double best_s = cur;
-      for (int b = 0; b < k; ++b) {
-        if (!allowed[b] || in[b]) continue;
-        pa.push_back(cand_[b]);
-        const double s = score_.local(j_, pa);
-        pa.pop_back();
-        if (s < best_s) {
-          best_s = s;
-          add = b;
-        }
-      }
-      if (add < 0) break;
-      in[add] = 1;
-      pa.push_back(cand_[add]);
-      cur = best_s;
-    }
-    for (;;) {
-      int drop = -1;
-      double best_s = cur;
-      for (std::size_t a = 0; a < pa.size(); ++a) {
-        std::vector<int> q = pa;
-        q.erase(q.begin() + static_cast<long>(a));
-        const double s = score_.local(j_, q);
-        if (s < best_s) {
-          best_s = s;
-          drop = static_cast<int>(a);
-        }
-      }
-      if (drop < 0) break;
-      pa.erase(pa.begin() + drop);
-      cur = best_s;
-    }
-    if (chosen) *chosen = pa;
-    return cur;
+double ParentChooser::best(const std::vector<char>& allowed, std::vector<int>* chosen) {
+  if (!exact_) return tree_->best(allowed, chosen);
+  const int k = static_cast<int>(cand_.size());
+  std::uint32_t m = 0;
+  for (int b = 0; b < k; ++b)
+    if (allowed[b]) m |= std::uint32_t(1) << b;
+  if (chosen) {
+    chosen->clear();
+    for (int b = 0; b < k; ++b)
+      if (arg_[m] & (std::uint32_t(1) << b)) chosen->push_back(cand_[b]);
   }
+  return best_[m];
+}
 
- private:
-  LocalScore& score_;
-  int j_;
-  std::vector<int> cand_;
-  bool exact_ = false;
-  std::vector<double> best_;
-  std::vector<std::uint32_t> arg_;
-};
-
-}  // namespace
-
-OrderSearchResult order_search(LocalScore& score, const IntMatrix& allowed, std::vector<int> order,
-                               int max_sweeps, double tol, int exact_limit,
-                               const std::function<void()>& interrupt) {
+OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_limit,
+                         std::function<void()> interrupt)
+    : score_(score), interrupt_(std::move(interrupt)) {
   const int d = score.dim();
-  if (static_cast<int>(order.size()) != d) throw std::invalid_argument("order has the wrong length");
+  if (allowed.rows() != d || allowed.cols() != d)
+    throw std::invalid_argument("mask and covariance differ in size");
   if (exact_limit > 20) exact_limit = 20;
-  std::vector<ParentChooser> choosers;
-  choosers.reserve(d);
+  choosers_.reserve(d);
   for (int j = 0; j < d; ++j) {
     std::vector<int> cand;
     for (int i = 0; i < d; ++i)
       if (i != j && allowed(i, j) != 0) cand.push_back(i);
-    choosers.emplace_back(score, j, cand, exact_limit);
-    if (interrupt) interrupt();
+    choosers_.emplace_back(score, j, cand, exact_limit);
+    if (interrupt_) interrupt_();
   }
+}
+
+OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, double tol) {
+  const int d = score_.dim();
+  if (static_cast<int>(order.size()) != d) throw std::invalid_argument("order has the wrong length");
+  std::vector<char> seen(d, 0);
+  for (int v : order) {
+    if (v < 0 || v >= d || seen[v]) throw std::invalid_argument("order is not a permutation");
+    seen[v] = 1;
+  }
+  std::vector<ParentChooser>& choosers = choosers_;
+  const std::function<void()>& interrupt = interrupt_;
   std::vector<int> pos(d);
   auto set_pos = [&] {
     for (int p = 0; p < d; ++p) pos[order[p]] = p;
@@ -207,6 +162,14 @@ OrderSearchResult order_search(LocalScore& score, const IntMatrix& allowed, std:
   res.score = total;
   res.order = order;
   return res;
+}
+
+
+OrderSearchResult order_search(LocalScore& score, const IntMatrix& allowed, std::vector<int> order,
+                               int max_sweeps, double tol, int exact_limit,
+                               const std::function<void()>& interrupt) {
+  OrderSearch search(score, allowed, exact_limit, interrupt);
+  return search.run(std::move(order), max_sweeps, tol);
 }
 
 }  // namespace calm

@@ -7,13 +7,14 @@
 #   Rscript inst/bench/bench_accuracy.R d k n graphs first_seed out.rds [methods]
 # n = Inf runs the population covariance with the true moral graph (the
 # paper's Table 2 setting). methods: comma-separated subset of
-# default,paper,ges1,ges2,ges4,pc01,pc05,exact (default: all that apply).
+# default,paper,ges1,ges2,ges4,pc01,pc05,exact,boss (default: all that
+# apply). boss: 10 random starts, the same score as the score column.
 suppressMessages(library(calm))
 a <- commandArgs(TRUE)
 d <- as.integer(a[1]); k <- as.numeric(a[2]); n <- as.numeric(a[3])
 reps <- as.integer(a[4]); first <- as.integer(a[5]); out <- a[6]
 methods <- if (length(a) >= 7) strsplit(a[7], ",")[[1]] else
-  c("default", "paper", "ges1", "ges2", "ges4", "pc01", "pc05", if (d <= 20) "exact")
+  c("default", "paper", "ges1", "ges2", "ges4", "pc01", "pc05", "boss", if (d <= 20) "exact")
 have_pcalg <- requireNamespace("pcalg", quietly = TRUE)
 rows <- list()
 for (r in seq_len(reps)) {
@@ -37,7 +38,8 @@ for (r in seq_len(reps)) {
       ges4 = do.call(ges_pcalg, c(data_args, list(penalty_discount = 4))),
       pc01 = do.call(pc_pcalg, c(data_args, list(alpha = 0.01))),
       pc05 = do.call(pc_pcalg, c(data_args, list(alpha = 0.05))),
-      exact = do.call(exact_search, c(data_args, list(lambda1 = lam, moral = "none"))))
+      exact = do.call(exact_search, c(data_args, list(lambda1 = lam, moral = "none"))),
+      boss = do.call(boss, c(data_args, list(lambda1 = lam, starts = 10))))
     secs <- proc.time()[["elapsed"]] - t0
     sc <- tryCatch(as.numeric(score_dag(fit$cpdag_amat, cov = sigma, lambda1 = lam)),
                    error = function(e) NA_real_)

@@ -164,18 +164,21 @@ test_that("the order search never ends worse than its start and finds the truth 
   }
 })
 
-test_that("calm() reaches the exact optimum of its score on most small random problems", {
+test_that("calm()'s moves without the final exact step reach the exact optimum on most small problems", {
   skip_on_cran()
   # inst/bench/bench_optimum.R runs the same comparison on 60 problems and
-  # prints the rate (58 of 60 on seeds 1001-1060)
+  # prints the rate (58 of 60 on seeds 1001-1060, before the exact step)
+  no_exact <- calm_control(refine_exact_max_d = 0)
   set.seed(3001)
   reached <- vapply(1:40, function(r) {
     d <- sample(8:11, 1)
     k <- sample(c(1, 1.5, 2), 1)
     pop <- r %% 2 == 0
     sem <- simulate_sem(d, k = k, n = if (pop) Inf else 1000)
-    fit <- if (pop) calm(cov = sem$sigma, moral = moral_graph(sem$dag), verbose = FALSE) else
-      calm(sem$x, verbose = FALSE)
+    fit <- if (pop) calm(cov = sem$sigma, moral = moral_graph(sem$dag), verbose = FALSE,
+                         control = no_exact) else
+      calm(sem$x, verbose = FALSE, control = no_exact)
+    expect_false("exact" %in% fit$refine$moves$type)
     lam <- fit$refine$lambda
     ex <- if (pop) exact_search(cov = sem$sigma, lambda1 = lam, moral = fit$refine$mask) else
       exact_search(sem$x, lambda1 = lam, moral = fit$refine$mask)
@@ -186,6 +189,27 @@ test_that("calm() reaches the exact optimum of its score on most small random pr
     fit$refine$score_after - best < 1e-9
   }, logical(1))
   expect_gte(mean(reached), 0.85)
+})
+
+test_that("up to refine_exact_max_d variables calm() ends at the exact optimum over all pairs", {
+  for (r in 1:4) {
+    set.seed(3100 + r)
+    sem <- simulate_sem(9, k = 3, n = 500)
+    fit <- calm(sem$x, verbose = FALSE, control = calm_control(iter_per_round = 3000))
+    ex <- exact_search(sem$x, lambda1 = fit$refine$lambda, moral = "none")
+    expect_equal(fit$refine$score_after, ex$score, tolerance = 1e-9)
+    expect_equal(as.numeric(score_dag(fit, sem$x, lambda1 = fit$refine$lambda)), ex$score,
+                 tolerance = 1e-9)
+  }
+  # a moral graph the user gives is respected by the exact step too
+  set.seed(3105)
+  sem <- simulate_sem(8, k = 2, n = 500)
+  m <- moral_graph(sem$B, output = "matrix")
+  fit <- calm(sem$x, moral = m, verbose = FALSE, control = calm_control(iter_per_round = 3000))
+  expect_true(all(fit$amat[m == 0] == 0))
+  ex <- exact_search(sem$x, lambda1 = fit$refine$lambda, moral = m)
+  expect_equal(fit$refine$score_after, ex$score, tolerance = 1e-9)
+  expect_error(calm_control(refine_exact_max_d = 26), "refine_exact_max_d")
 })
 
 test_that("on pcalg's gmG8 data calm() returns the true CPDAG", {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 
+#include "boss.h"
 #include "exact_search.h"
 #include "ges_refine.h"
 #include "graph_core.h"
@@ -56,6 +57,18 @@ int main() {
     CHECK(e.score <= g.score_after + 1e-9);
     CHECK(e.score <= o.score + 1e-9);
     CHECK(std::abs(score.dag_score(e.dag) - e.score) < 1e-9);
+    // BOSS from two starts, grow-shrink trees (rep odd) or exact tables
+    std::vector<std::vector<int>> starts = {order, std::vector<int>(d)};
+    for (int i = 0; i < d; ++i) starts[1][i] = i;
+    calm::BossOptions bo;
+    bo.max_sweeps = 50;
+    bo.tol = 1e-10;
+    bo.exact_limit = rep % 2 ? 0 : 14;
+    calm::BossResult b = calm::boss_search(score, full, starts, bo, {});
+    CHECK(b.starts.size() == 2);
+    CHECK(calm::is_dag(b.dag));
+    CHECK(b.score >= e.score - 1e-9);
+    CHECK(std::abs(score.dag_score(b.dag) - b.score) < 1e-9);
   }
   return report("driver_search");
 }

@@ -1,0 +1,85 @@
+# How calm's default fit scales with the number of variables.
+#
+# For ER1 and ER4 graphs with d = 50, 100, 200, 500 variables and n = 1000
+# samples (standardized), fits calm's default and, optionally, CALM as in the
+# paper (refine = "none") and BOSS, each fit in a fresh R process so that its
+# peak memory (maximum resident set size) can be read. Prints one row per
+# fit and a summary table, and stores the rows.
+#
+#   Rscript inst/bench/bench_scaling.R out.rds [graphs] [d,...] [k,...] [methods] [first_seed]
+#
+# graphs: graphs per (d, k) (default 3); d: default 50,100,200,500; k:
+# default 1,4; methods: comma-separated subset of default,paper,boss (default
+# "default"); first_seed: default 9001 (graph r of a setting uses
+# first_seed + r - 1). Times are wall clock on the machine as it is; run it
+# on an otherwise idle machine.
+a <- commandArgs(TRUE)
+out <- a[1]
+graphs <- if (length(a) >= 2) as.integer(a[2]) else 3L
+ds <- if (length(a) >= 3) as.numeric(strsplit(a[3], ",")[[1]]) else c(50, 100, 200, 500)
+ks <- if (length(a) >= 4) as.numeric(strsplit(a[4], ",")[[1]]) else c(1, 4)
+methods <- if (length(a) >= 5) strsplit(a[5], ",")[[1]] else "default"
+first <- if (length(a) >= 6) as.integer(a[6]) else 9001L
+
+# One fit in a child process: prints one line "key=value;..." that the
+# parent parses.
+child <- '
+suppressPackageStartupMessages(library(calm))
+a <- commandArgs(TRUE)
+d <- as.numeric(a[1]); k <- as.numeric(a[2]); seed <- as.integer(a[3]); m <- a[4]
+set.seed(seed)
+sem <- simulate_sem(d, k = k, n = 1000)
+set.seed(seed + 100000L)
+t0 <- proc.time()[["elapsed"]]
+fit <- switch(m,
+  default = calm(sem$x, verbose = FALSE),
+  paper = calm(sem$x, refine = "none", verbose = FALSE),
+  boss = boss(sem$x))
+secs <- proc.time()[["elapsed"]] - t0
+tr <- fit$trace
+steps <- if (is.data.frame(tr)) sum(tr$steps) else NA
+rounds <- if (is.data.frame(tr)) nrow(tr) else NA
+cont <- if (is.data.frame(tr)) sum(tr$seconds) else NA
+ref <- if (is.list(fit$refine)) fit$refine$seconds else NA
+st <- readLines("/proc/self/status")
+hwm <- as.numeric(sub("[^0-9]*([0-9]+).*", "\\\\1", grep("^VmHWM", st, value = TRUE))) / 1024
+cat(sprintf("RESULT shd=%d;true=%d;seconds=%.2f;steps=%s;rounds=%s;continuous=%.2f;refine=%.2f;peak_mb=%.0f\\n",
+            shd_cpdag(fit, sem$B), sum(sem$B != 0), secs, format(steps, scientific = FALSE),
+            rounds, cont, ref, hwm))
+'
+script <- tempfile(fileext = ".R")
+writeLines(child, script)
+rows <- list()
+for (k in ks) for (d in ds) for (r in seq_len(graphs)) for (m in methods) {
+  seed <- first + r - 1L
+  res <- system2(file.path(R.home("bin"), "Rscript"), c(script, d, k, seed, m), stdout = TRUE,
+                 stderr = FALSE)
+  line <- grep("^RESULT ", res, value = TRUE)
+  if (!length(line)) {
+    cat(sprintf("d %d ER%g seed %d %s: the fit failed\n", d, k, seed, m))
+    next
+  }
+  kv <- strsplit(strsplit(sub("^RESULT ", "", line), ";")[[1]], "=")
+  v <- stats::setNames(suppressWarnings(as.numeric(vapply(kv, `[`, "", 2))), vapply(kv, `[`, "", 1))
+  row <- data.frame(d = d, k = k, seed = seed, method = m, t(v))
+  row$us_per_step <- 1e6 * row$continuous / row$steps
+  rows[[length(rows) + 1]] <- row
+  cat(sprintf("d %4d ER%g seed %d %-7s SHD %4d (%4d true) %7.1f s  steps %9s rounds %3s  %6.1f us/step  refine %6.1f s  peak %5.0f MB\n",
+              d, k, seed, m, as.integer(v[["shd"]]), as.integer(v[["true"]]), v[["seconds"]],
+              format(v[["steps"]], big.mark = ","), v[["rounds"]], row$us_per_step, v[["refine"]],
+              v[["peak_mb"]]))
+  res_df <- do.call(rbind, rows)
+  attr(res_df, "info") <- list(date = format(Sys.Date()), R = R.version.string,
+                               command = paste("Rscript inst/bench/bench_scaling.R",
+                                               paste(a, collapse = " ")))
+  saveRDS(res_df, out, version = 2)
+}
+res <- do.call(rbind, rows)
+msd <- function(v) sprintf("%.1f +/- %.1f", mean(v), sd(v) / sqrt(length(v)))
+tab <- do.call(rbind, lapply(split(res, list(res$method, res$k, res$d), drop = TRUE), function(b)
+  data.frame(d = b$d[1], k = b$k[1], method = b$method[1], graphs = nrow(b),
+             seconds = msd(b$seconds), shd = msd(b$shd), steps = round(mean(b$steps)),
+             rounds = round(mean(b$rounds), 1), us_per_step = round(mean(b$us_per_step), 1),
+             peak_mb = round(max(b$peak_mb)))))
+tab <- tab[order(tab$k, tab$method, tab$d), ]
+print(tab, row.names = FALSE)

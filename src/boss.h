@@ -1,0 +1,50 @@
+// BOSS: best order score search (Andrews, Ramsey, Sanchez-Romero, Camchong
+// and Kummerfeld 2023). From each start order, nodes are moved one at a time
+// to the position that most improves the total score (order_search.h, with
+// grow-shrink trees or exact best-parent tables); the best DAG of the final
+// order is then pruned by backward equivalence search (BES, the Delete moves
+// of GES, ges_refine.h). The best-scoring result over the starts is kept.
+// Pure C++; start orders come from the caller, so the random numbers are R's.
+#ifndef CALM_BOSS_H
+#define CALM_BOSS_H
+
+#include <functional>
+#include <vector>
+
+#include "graph_core.h"
+#include "local_score.h"
+
+namespace calm {
+
+struct BossOptions {
+  int max_sweeps = 0;   // passes over the nodes per start
+  double tol = 0;       // a move must improve the score by more than this
+  int exact_limit = 0;  // exact best-parent tables up to this many candidates
+  bool bes = true;      // prune each start's DAG with backward equivalence search
+};
+
+struct BossStart {
+  double order_score = 0;  // score after the order search
+  double score = 0;        // score after BES (= order_score without BES)
+  int moves = 0;           // node moves made by the order search
+  int bes_moves = 0;       // Delete moves made by BES
+};
+
+struct BossResult {
+  IntMatrix cpdag;
+  IntMatrix dag;  // a consistent extension of cpdag
+  double score = 0;
+  std::vector<int> order;  // the best start's final order
+  int best_start = -1;     // index into the starts (first among ties)
+  std::vector<BossStart> starts;
+};
+
+// `allowed`: symmetric 0/1 mask of possible adjacencies; `starts`: start
+// orders, each a permutation of 0..d-1 (at least one).
+BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
+                       const std::vector<std::vector<int>>& starts, const BossOptions& opt,
+                       const std::function<void()>& interrupt);
+
+}  // namespace calm
+
+#endif

@@ -1,0 +1,63 @@
+// Grow-shrink trees (after Andrews et al. 2023, "BOSS"): the best parent set
+// of one node among any allowed subset of its candidates, found greedily and
+// cached so that the many queries of an order search cost little.
+//
+// The tree's root is the empty parent set. A tree node with parent set P
+// lists, once and sorted by score, the candidates whose addition to P improves
+// the local score. A query with an allowed set Z walks down from the root,
+// each time to the best-scoring child whose candidate is in Z (this is the
+// greedy "grow" step restricted to Z), and stops when no child is allowed.
+// The "shrink" step (greedy removal of parents that no longer help) depends
+// only on the grown set, so it is cached at the tree node where the walk
+// ends. Pure C++, no R headers.
+#ifndef CALM_GROW_SHRINK_H
+#define CALM_GROW_SHRINK_H
+
+#include <vector>
+
+#include "local_score.h"
+
+namespace calm {
+
+class GrowShrinkTree {
+ public:
+  // `candidates`: the nodes that may be parents of `node` (node not among them).
+  GrowShrinkTree(LocalScore& score, int node, std::vector<int> candidates);
+
+  const std::vector<int>& candidates() const { return cand_; }
+
+  // Best (greedy grow, then shrink) score with parents among the candidates b
+  // with allowed[b] != 0; the parents (node indices) go to `chosen` if given.
+  double best(const std::vector<char>& allowed, std::vector<int>* chosen);
+
+  std::size_t size() const { return nodes_.size(); }
+
+ private:
+  struct Child {
+    int cand;      // candidate index added
+    double score;  // local score of the parent set with it
+    int node;      // tree node, -1 until first visited
+  };
+  struct TreeNode {
+    int parent = -1;
+    int cand = -1;  // candidate added on the edge from the parent
+    double score = 0;
+    bool expanded = false;
+    std::vector<Child> children;  // improving additions, best first
+    bool shrunk = false;
+    double shrunk_score = 0;
+    std::vector<int> shrunk_set;  // node indices after the shrink step
+  };
+  void expand(int t);
+  std::vector<int> parent_set(int t) const;  // node indices on the path to t
+  void shrink(int t);
+
+  LocalScore& score_;
+  int j_;
+  std::vector<int> cand_;
+  std::vector<TreeNode> nodes_;
+};
+
+}  // namespace calm
+
+#endif

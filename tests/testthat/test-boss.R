@@ -1,0 +1,125 @@
+# boss(): best order score search (R/boss.R, src/boss.cpp,
+# src/order_search.cpp, src/grow_shrink.cpp).
+
+
+to_in_edges <- function(A) lapply(seq_len(nrow(A)), function(j) which(A[, j] != 0))
+test_that("boss() recovers the true CPDAG from population covariances (50 nodes, ER1 and ER4)", {
+  skip_on_cran()
+  for (k in c(1, 4)) {
+    for (rep in 1:5) {
+      set.seed(100 * k + rep)
+      sem <- simulate_sem(50, k = k)
+      # a penalty small enough that every true edge pays for itself: with the
+      # default 0.001, one edge of ER4 graph 3 lowers the score by less than
+      # its penalty, so the optimum (which boss finds) lacks it
+      fit <- boss(cov = sem$sigma, starts = 2, lambda1 = 1e-5)
+      expect_identical(shd_cpdag(fit, sem$B), 0L, info = sprintf("ER%d, graph %d", k, rep))
+    }
+  }
+})
+
+test_that("boss() reaches the exact optimum of the score on small problems", {
+  hits <- 0
+  for (rep in 1:15) {
+    set.seed(500 + rep)
+    sem <- simulate_sem(9, k = 2, n = 300)
+    lam <- bic_lambda(300, 2)
+    ex <- exact_search(sem$x, lambda1 = lam, moral = "none")
+    for (limit in c(0, 14)) {
+      fit <- boss(sem$x, starts = 3, exact_limit = limit)
+      # never better than the optimum; its score is the score of its graph
+      expect_gte(fit$score, ex$score - 1e-9)
+      expect_equal(fit$score, as.numeric(score_dag(fit, sem$x, lambda1 = lam)), tolerance = 1e-9)
+      if (limit == 14) hits <- hits + (fit$score < ex$score + 1e-9)
+    }
+  }
+  expect_gte(hits, 13)
+})
+
+test_that("boss()'s score is pcalg's GaussL0penObsScore up to the factor -n", {
+  skip_if_not_installed("pcalg")
+  set.seed(21)
+  sem <- simulate_sem(8, k = 2, n = 400)
+  fit <- boss(sem$x, starts = 2, standardize = FALSE)
+  lam <- fit$settings$lambda1
+  n <- nrow(sem$x)
+  sc <- new("GaussL0penObsScore", data = sem$x, lambda = lam * n, intercept = TRUE)
+  empty <- matrix(0, 8, 8)
+  d_calm <- fit$score - as.numeric(score_dag(empty, sem$x, lambda1 = lam, standardize = FALSE))
+  d_pcalg <- sc$global.score.int(to_in_edges(fit$amat)) - sc$global.score.int(to_in_edges(empty))
+  expect_equal(d_calm * -n, d_pcalg, tolerance = 1e-6)
+})
+
+test_that("boss() is reproducible with set.seed(), takes given start orders and records every start", {
+  set.seed(2)
+  sem <- simulate_sem(12, k = 2, n = 500)
+  set.seed(7)
+  a <- boss(sem$x, starts = 3)
+  set.seed(7)
+  b <- boss(sem$x, starts = 3)
+  expect_identical(a$amat, b$amat)
+  expect_identical(a$starts, b$starts)
+  expect_s3_class(a, "calm_fit")
+  expect_identical(a$method, "boss")
+  expect_identical(nrow(a$starts), 3L)
+  expect_identical(sum(a$starts$best), 1L)
+  expect_equal(min(a$starts$score), a$score)
+  expect_true(all(a$starts$score <= a$starts$order_score + 1e-12))
+  expect_true(calm:::cpp_is_dag(a$amat))
+  nm <- colnames(sem$x)
+  c1 <- boss(sem$x, starts = list(rev(nm), seq_along(nm)))
+  expect_identical(nrow(c1$starts), 2L)
+  expect_output(print(a), "BOSS \\(best of 3 starts")
+  # the penalty: BIC with penalty discount 2 by default, or lambda1 as given
+  expect_equal(a$settings$lambda1, bic_lambda(500, 2))
+  sparse <- boss(sem$x, starts = 1, lambda1 = 0.05)
+  expect_lte(sum(sparse$amat), sum(a$amat))
+})
+
+test_that("boss() restricted to a moral graph keeps its edges inside it", {
+  set.seed(3)
+  sem <- simulate_sem(12, k = 2, n = 500)
+  m <- moral_graph(sem$B, output = "matrix")
+  fit <- boss(sem$x, starts = 2, moral = m)
+  expect_true(all(fit$amat[m == 0] == 0))
+  fit2 <- boss(sem$x, starts = 2, moral = "iamb")
+  expect_s3_class(fit2$moral, "igraph")
+  expect_identical(fit2$settings$moral, "iamb")
+})
+
+test_that("boss() gives the same result when its starts run on future workers", {
+  skip_on_cran()
+  skip_if_not_installed("future")
+  set.seed(4)
+  sem <- simulate_sem(10, k = 2, n = 500)
+  set.seed(9)
+  seq_fit <- boss(sem$x, starts = 4)
+  old <- future::plan("multisession", workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  set.seed(9)
+  par_fit <- boss(sem$x, starts = 4)
+  expect_identical(par_fit$amat, seq_fit$amat)
+  expect_identical(par_fit$starts, seq_fit$starts)
+})
+
+test_that("boss() refuses bad arguments, naming them", {
+  set.seed(5)
+  x <- simulate_sem(5, k = 1, n = 100)$x
+  expect_error(boss(x, starts = 0), "starts")
+  expect_error(boss(x, starts = list(c(1, 1, 2, 3, 4))), "starts")
+  expect_error(boss(x, starts = list(c("X1", "nope", "X3", "X4", "X5"))), "starts")
+  expect_error(boss(x, starts = "many"), "starts")
+  expect_error(boss(x, lambda1 = -1), "lambda1")
+  expect_error(boss(x, penalty_discount = NA), "penalty_discount")
+  expect_error(boss(x, exact_limit = 25), "exact_limit")
+  expect_error(boss(x, max_sweeps = 0), "max_sweeps")
+  expect_error(boss(x, bes = "yes"), "bes")
+  expect_error(boss(x, moral = matrix(1, 3, 3)), "moral")
+  expect_error(boss(), "x")
+})
+
+test_that("boss is available in benchmark_methods()", {
+  res <- benchmark_methods("boss", data.frame(d = 6, k = 1, n = 500), reps = 1)
+  expect_identical(as.character(res$method), "boss")
+  expect_true(is.finite(res$shd))
+})
