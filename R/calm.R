@@ -205,7 +205,8 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
       ref <- if (is.null(kn)) {
         refine_dag(r$amat, sigma, mo$mask, lam, ctrl, n = cv$n, extend = mo$source == "iamb")
       } else {
-        refine_dag_knowledge(r$amat, sigma, mask, lam, ctrl, n = cv$n, kn = kn)
+        refine_dag_knowledge(r$amat, sigma, mask, lam, ctrl, n = cv$n, kn = kn,
+                             extend = mo$source == "iamb")
       }
       r$refine <- ref$record
       r$amat <- ref$dag

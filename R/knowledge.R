@@ -18,9 +18,11 @@
 #'   sees it, so no edge can close a cycle through it. Required edges need a
 #'   gate (`gate = "gumbel"` or `"stg"`). The refinement (`refine = "ges"`)
 #'   only makes moves whose equivalence class has a member with every
-#'   required edge and no forbidden one, and returns such a member; its
-#'   searches from the empty graph and over orders are skipped (they do not
-#'   carry the knowledge).
+#'   required edge and no forbidden one, and returns such a member; up to
+#'   `calm_control(refine_exact_max_d)` variables it then takes the exact
+#'   optimum under the knowledge, as without it. Its GES start from the empty
+#'   graph and its order search (BOSS) are skipped: they do not carry the
+#'   knowledge.
 #' * [exact_search()]: the optimum over the DAGs that contain every required
 #'   edge and no forbidden one.
 #' * [estimate_moral_graph()] (IAMB): the two ends of a required edge enter
@@ -224,7 +226,7 @@ knowledge_mask <- function(mask, kn) {
 # The refinement of calm(refine = "ges") under background knowledge: the
 # GES moves restricted to classes that satisfy it (C++), from CALM's DAG.
 # Returns the same shape as refine_dag().
-refine_dag_knowledge <- function(dag, sigma, mask, lambda, ctrl, n, kn) {
+refine_dag_knowledge <- function(dag, sigma, mask, lambda, ctrl, n, kn, extend = TRUE) {
   forward <- ctrl$refine_forward
   if (identical(forward, "auto")) forward <- !is.finite(n)
   nm <- colnames(sigma)
@@ -239,10 +241,31 @@ refine_dag_knowledge <- function(dag, sigma, mask, lambda, ctrl, n, kn) {
                       clique = rep(NA_character_, nrow(r$moves)), delta = r$moves$delta,
                       stringsAsFactors = FALSE)
   new_dag <- if (nrow(moves) == 0L) dag else set_node_names(r$dag, nm)
+  score_now <- r$score_after
+  # the exact optimum under the knowledge where it is cheap (as refine_dag()
+  # does without knowledge): over all allowed pairs when the moral graph was
+  # estimated, inside the mask otherwise
+  d <- ncol(sigma)
+  if (!is.null(ctrl$refine_exact_max_d) && d <= ctrl$refine_exact_max_d) {
+    exact_mask <- if (extend) matrix(1, d, d) - diag(d) else (mask != 0) * 1
+    exact_mask[kn$forbidden != 0] <- 0
+    exact_mask <- pmax(exact_mask, kn$required)
+    budget <- 2 * 1024^3
+    if (cpp_exact_search_bytes(pmax(exact_mask, t(exact_mask))) <= budget) {
+      ex <- cpp_exact_search_knowledge(sigma, exact_mask, kn$required, lambda, budget)
+      if (ex$score < score_now - 1e-10) {
+        moves <- rbind(moves, data.frame(type = "exact", from = NA_character_, to = NA_character_,
+                                         clique = "exact search", delta = ex$score - score_now,
+                                         stringsAsFactors = FALSE))
+        new_dag <- set_node_names(ex$amat * 1, nm)
+        score_now <- ex$score
+      }
+    }
+  }
   list(dag = new_dag,
        record = list(method = "ges", lambda = lambda, forward = forward,
                      dag_before = dag, cpdag_before = set_node_names(start, nm),
-                     score_before = r$score_before, score_after = r$score_after,
+                     score_before = r$score_before, score_after = score_now,
                      moves = moves, mask = set_node_names(allowed, nm), knowledge = TRUE,
                      seconds = proc.time()[["elapsed"]] - t0))
 }
