@@ -95,7 +95,7 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
   r <- if (is.null(kn)) {
     cpp_exact_search(sigma, mask, lambda1, max_bytes)
   } else {
-    cpp_exact_search_knowledge(sigma, mask, kn$required, lambda1, max_bytes)
+    cpp_exact_search(sigma, mask, lambda1, max_bytes, kn$required)
   }
   elapsed <- proc.time()[["elapsed"]] - t0
 

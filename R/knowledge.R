@@ -252,7 +252,7 @@ refine_dag_knowledge <- function(dag, sigma, mask, lambda, ctrl, n, kn, extend =
     exact_mask <- pmax(exact_mask, kn$required)
     budget <- 2 * 1024^3
     if (cpp_exact_search_bytes(pmax(exact_mask, t(exact_mask))) <= budget) {
-      ex <- cpp_exact_search_knowledge(sigma, exact_mask, kn$required, lambda, budget)
+      ex <- cpp_exact_search(sigma, exact_mask, lambda, budget, kn$required)
       if (ex$score < score_now - 1e-10) {
         moves <- rbind(moves, data.frame(type = "exact", from = NA_character_, to = NA_character_,
                                          clique = "exact search", delta = ex$score - score_now,

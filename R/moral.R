@@ -204,7 +204,7 @@ estimate_moral_graph <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01,
     res <- if (is.null(keep) || !any(keep != 0)) {
       cpp_iamb(corr, n, alpha, zero_tol, as.integer(cap))
     } else {
-      cpp_iamb_keep(corr, n, alpha, zero_tol, as.integer(cap), keep)
+      cpp_iamb(corr, n, alpha, zero_tol, as.integer(cap), keep)
     }
     blankets <- lapply(res$blankets, function(i) nm[sort(i)])
     names(blankets) <- nm

@@ -1,13 +1,12 @@
 // Rcpp glue for background knowledge (required and forbidden directed
-// edges) in the discrete searches and IAMB. The knowledge is checked and
+// edges) in the refinement (the exact search and IAMB take it through
+// cpp_exact_search() and cpp_iamb()). The knowledge is checked and
 // turned into matrices in R (R/knowledge.R); C++ exceptions become R errors
 // through Rcpp. CALM itself reads required edges from its mask (value 2,
 // see fit_calm()).
 #include <RcppEigen.h>
 
-#include "exact_search.h"
 #include "ges_refine.h"
-#include "iamb.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
@@ -16,27 +15,6 @@ calm::IntMatrix nonzero(const Eigen::Map<Eigen::MatrixXd>& m) {
   return (m.array() != 0).cast<int>();
 }
 }  // namespace
-
-// The optimal DAG whose edges i -> j all have allowed(i, j) != 0 and that
-// contains every edge with required(i, j) != 0.
-// [[Rcpp::export(rng = false)]]
-Rcpp::List cpp_exact_search_knowledge(const Eigen::Map<Eigen::MatrixXd> cov,
-                                      const Eigen::Map<Eigen::MatrixXd> allowed,
-                                      const Eigen::Map<Eigen::MatrixXd> required, double lambda,
-                                      double max_bytes) {
-  calm::LocalScore score(cov, lambda);
-  const calm::IntMatrix mask = nonzero(allowed), req = nonzero(required);
-  const calm::ExactResult r =
-      calm::exact_search(score, mask, &req, max_bytes, [] { Rcpp::checkUserInterrupt(); });
-  const int d = static_cast<int>(r.dag.rows());
-  Rcpp::IntegerMatrix amat(d, d);
-  for (int j = 0; j < d; ++j)
-    for (int i = 0; i < d; ++i) amat(i, j) = r.dag(i, j);
-  Rcpp::IntegerVector order(d);
-  for (int k = 0; k < d; ++k) order[k] = r.order[k] + 1;
-  return Rcpp::List::create(Rcpp::Named("amat") = amat, Rcpp::Named("score") = r.score,
-                            Rcpp::Named("order") = order, Rcpp::Named("bytes") = r.bytes);
-}
 
 // The refinement's moves from a CPDAG, restricted to classes with a member
 // that satisfies the knowledge. Returns the final CPDAG, the scores, the
@@ -95,31 +73,4 @@ SEXP cpp_knowledge_extension(const Eigen::Map<Eigen::MatrixXd> cpdag,
   calm::IntMatrix dag;
   if (!calm::knowledge_extension(nonzero(cpdag), k, dag)) return R_NilValue;
   return Rcpp::wrap(Eigen::MatrixXd(dag.cast<double>()));
-}
-
-// IAMB blankets with the adjacencies of `keep` (symmetric 0/1) forced in.
-// [[Rcpp::export(rng = false)]]
-Rcpp::List cpp_iamb_keep(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha,
-                         double zero_tol, int max_size, const Eigen::Map<Eigen::MatrixXd> keep) {
-  calm::IambOptions options;
-  options.test.n = R_finite(n) ? n : std::numeric_limits<double>::infinity();
-  options.test.alpha = alpha;
-  options.test.zero_tol = zero_tol;
-  options.max_size = max_size;
-  options.keep = (keep.array() != 0).cast<int>();
-  const Eigen::MatrixXd c = corr;
-  calm::IambResult res = calm::iamb_all(c, options, [] { return false; });
-  const int d = static_cast<int>(c.rows());
-  Rcpp::List blankets(d);
-  Rcpp::LogicalVector capped(d);
-  for (int t = 0; t < d; ++t) {
-    const std::vector<int>& mb = res.blankets[t];
-    Rcpp::IntegerVector v(mb.size());
-    for (std::size_t i = 0; i < mb.size(); ++i) v[i] = mb[i] + 1;
-    blankets[t] = v;
-    capped[t] = res.capped[t];
-  }
-  return Rcpp::List::create(Rcpp::Named("blankets") = blankets,
-                            Rcpp::Named("n_tests") = static_cast<double>(res.n_tests),
-                            Rcpp::Named("capped") = capped);
 }
