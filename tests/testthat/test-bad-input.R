@@ -606,6 +606,14 @@ err("as_essgraph", "x", as_essgraph(cyc), needs = "pcalg")
 err("logLik.calm_fit", "object", logLik(fit))
 err("simulate.calm_fit", "nsim", simulate(fit, nsim = -1))
 
+# BOSS (exported on main without cases; added here so that the coverage test passes)
+err("boss", "penalty_discount", boss(x, penalty_discount = -1))
+err("boss", "starts", boss(x, starts = 0))
+err("boss", "starts", boss(x, starts = list(1:3)))
+err("boss", "exact_limit", boss(x, exact_limit = 50))
+err("boss", "bes", boss(x, bes = NA))
+err("boss", "x", boss("a"))
+
 # ---- experiments -------------------------------------------------------------------
 err("regression_dag", "sigma", regression_dag("a"))
 err("regression_dag", "sigma", regression_dag(singular))
