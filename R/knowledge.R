@@ -219,6 +219,7 @@ knowledge_mask <- function(mask, kn) {
   if (is.null(kn)) return(mask)
   m <- pmax(mask, kn$required, t(kn$required))
   m[kn$forbidden != 0] <- 0
+  m[t(kn$required) != 0] <- 0  # the reverse of a required edge would close a 2-cycle
   m[kn$required != 0] <- 2
   m
 }
