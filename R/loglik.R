@@ -37,6 +37,7 @@
 #' BIC(fit)
 #' head(simulate(fit, nsim = 3, seed = 1))
 #' @name calm_fit_model
+#' @importFrom stats logLik nobs simulate
 NULL
 
 #' @rdname calm_fit_model

@@ -207,3 +207,17 @@ test_that("the refinement moves only between classes that satisfy the knowledge"
   expect_error(calm:::cpp_ges_refine_knowledge(s, cps * 0, 0.01, full, req, z, FALSE, 100L),
                "does not satisfy")
 })
+
+test_that("CALM's mask: required entries 2, their reverse and forbidden entries 0", {
+  nm <- paste0("X", 1:3)
+  mask <- matrix(1, 3, 3, dimnames = list(nm, nm)) - diag(3)
+  kn <- calm:::resolve_knowledge(
+    background_knowledge(required = cbind("X1", "X2"), forbidden = cbind("X3", "X1")),
+    nm, call = environment())
+  m <- calm:::knowledge_mask(mask, kn)
+  expect_equal(m["X1", "X2"], 2)
+  expect_equal(m["X2", "X1"], 0)
+  expect_equal(m["X3", "X1"], 0)
+  expect_equal(m["X1", "X3"], 1)
+  expect_identical(calm:::knowledge_mask(mask, NULL), mask)
+})
