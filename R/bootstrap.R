@@ -258,10 +258,11 @@ plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NU
     shares <- rbind(s$directed, back, s$undirected)
     colnames(shares) <- paste(s$from, "-", s$to)
     graphics::barplot(shares[, rev(seq_len(ncol(shares))), drop = FALSE], horiz = TRUE,
-                      las = 1, xlim = c(0, 1), col = c("grey25", "grey60", "grey90"),
-                      xlab = "share of replicates", cex.names = 0.8, ...)
+                      las = 1, xlim = c(0, 1.5), col = c("grey25", "grey60", "grey90"),
+                      xlab = "share of replicates", cex.names = 0.8, axes = FALSE, ...)
+    graphics::axis(1, at = seq(0, 1, 0.25))
     graphics::abline(v = threshold, lty = 2)
-    graphics::legend("bottomright", fill = c("grey25", "grey60", "grey90"), bty = "n",
+    graphics::legend("topright", fill = c("grey25", "grey60", "grey90"), bty = "n",
                      legend = c("first -> second", "second -> first", "undirected"), cex = 0.8)
     return(invisible(x))
   }
@@ -271,11 +272,10 @@ plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NU
   w <- pmin(st[idx], 1)
   mark <- ifelse(t(avg)[idx] != 0, "--", "->")
   xy <- dag_layout(igraph::graph_from_adjacency_matrix(avg))
-  old <- graphics::par(no.readonly = TRUE)
+  old <- graphics::par(mar = c(0.5, 0.5, 2, 0.5))
   on.exit(graphics::par(old), add = TRUE)
-  graphics::par(mar = c(0.5, 0.5, 2, 0.5))
   draw_edges(x$nodes, idx[, 1], idx[, 2], mark, colour = grDevices::grey(0.75 * (1 - w)),
-             lty = 1, layout = xy, edge.width = 1 + 4 * w,
+             lty = 1, layout = xy, edge.width = 1 + 2 * w, arrow_size = 0.8,
              edge.label = formatC(w, format = "f", digits = 2), edge.label.cex = 0.8,
              edge.label.color = "black",
              main = sprintf("averaged graph, strength >= %g (%d replicates)", threshold, x$R), ...)
