@@ -1,6 +1,7 @@
 # The README's two commands. Both install what is missing first.
 #   make demo   install calm and run its main job (inst/examples/demo.R)
 #   make test   install calm's dependencies and run the whole test suite
+#   make bench  time the optimizer (inst/bench/bench_calm.R)
 #               (R CMD build, then R CMD check of the tarball, with the tests)
 R ?= R
 RSCRIPT ?= Rscript
@@ -34,6 +35,11 @@ test: deps
 	bash tools/run-tests.sh
 
 check: test
+
+# Per-step timings of the optimizer (about 20 seconds);
+# the full benchmarks are the scripts in inst/bench/.
+bench: install
+	$(RSCRIPT) inst/bench/bench_calm.R steps
 
 clean:
 	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so

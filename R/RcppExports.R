@@ -29,6 +29,14 @@ cpp_calm_objective <- function(sigma, mask, theta, weight, noise, control, gate,
     .Call(`_calm_cpp_calm_objective`, sigma, mask, theta, weight, noise, control, gate, score, coef, quadratic)
 }
 
+cpp_calm_options <- function(control, gate, score, constraint, seed) {
+    .Call(`_calm_cpp_calm_options`, control, gate, score, constraint, seed)
+}
+
+cpp_early_stop_trial <- function(objective, h, changed, margin, remaining, patience, check_every, stop_tol, h_tol) {
+    .Call(`_calm_cpp_early_stop_trial`, objective, h, changed, margin, remaining, patience, check_every, stop_tol, h_tol)
+}
+
 cpp_calm_score <- function(sigma, B, score) {
     .Call(`_calm_cpp_calm_score`, sigma, B, score)
 }

@@ -278,6 +278,10 @@ settings_arg <- function(settings, call = parent.frame()) {
     abort_arg("settings", "column {.field n} must hold whole numbers >= 2 or {.val Inf}.",
               call = call)
   }
+  if (any(is.finite(settings$n) & settings$n <= settings$d)) {
+    abort_arg("settings", "column {.field n} must exceed {.field d}: a sample covariance of n <= d observations is singular.",
+              call = call)
+  }
   if (!is.logical(settings$standardized) || anyNA(settings$standardized)) {
     abort_arg("settings", "column {.field standardized} must be TRUE or FALSE.", call = call)
   }

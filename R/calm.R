@@ -131,13 +131,15 @@
 #'   noise variances `omega`, the per-round `trace` (round, rho, h at the
 #'   deterministic gate, objective, number of edges, whether the edge set is
 #'   acyclic (`dag`) and differs from the previous round's (`changed`), Adam
-#'   steps run in the round, elapsed seconds),
+#'   steps run in the round, steps skipped in it because the objective was
+#'   not finite (`skipped`), elapsed seconds),
 #'   `removed` (edges dropped to make the graph acyclic), `converged`,
 #'   `stop` (why the schedule ended: `"h_tol"`, `"settled"` (see
 #'   [calm_control()]), `"max_rounds"`, or `"steps"` for the soft
-#'   constraint), `settings`, `time` (seconds), and `seed` (the integer seed of the
-#'   returned restart), `moral` (the moral graph used, igraph), `gate`,
-#'   `score`, `constraint`, `objective` (final objective), `h` (final `h`),
+#'   constraint), `settings` (`gate`, `constraint`, `score`, `refine`, `standardize`, `moral` source, `restarts`, `control`), `time` (seconds), and `seed` (the integer seed of the
+#'   returned restart), `moral` (the moral graph used, igraph; when
+#'   estimated, the graph [estimate_moral_graph()] returned, with its
+#'   attributes), `objective` (final objective), `h` (final `h`),
 #'   `gate_values` (the deterministic gates, a matrix; `NULL` for `"tanh"`),
 #'   `restarts` (seed, objective, rounds, converged, stop and time of every
 #'   restart), `skipped` (steps skipped because the objective was not
@@ -238,8 +240,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                     control = ctrl, alpha = alpha, na = na),
     trace = best$trace, removed = best$removed, converged = best$converged,
     time = elapsed, call = cl,
-    extra = list(seed = best$seed, moral = mo$graph, gate = gate, score = score,
-                 constraint = constraint, stop = best$stop, objective = best$final_objective,
+    extra = list(seed = best$seed, moral = mo$graph, stop = best$stop, objective = best$final_objective,
                  h = best$h,
                  gate_values = best$gate_values, restarts = restart_table,
                  skipped = best$skipped, isa = best$isa, refine = best$refine,
@@ -264,15 +265,22 @@ resolve_moral <- function(moral, sigma, n, call = parent.frame(), alpha = 0.01, 
                                 knowledge = knowledge)
       mask <- as_amat(g, weighted = FALSE)
       mask <- check_same_nodes(set_node_names(sigma), mask, "data", "moral", call = call)
+      # the estimated graph itself, with its attributes (blankets, tests,
+      # capped), is what fit$moral holds
+      graph <- g
     }
   } else {
     source <- "user"
     mask <- moral_matrix_arg(moral, nm, call)
   }
   dimnames(mask) <- list(nm, nm)
+  # required adjacencies (background knowledge) stay in the moral graph;
+  # estimate_moral_graph() already kept them in the graphs it estimated
   if (!is.null(knowledge)) mask <- pmax(mask, knowledge$required, t(knowledge$required))
-  list(mask = mask, source = source,
-       graph = igraph::graph_from_adjacency_matrix(mask, mode = "undirected"))
+  if (source != "iamb" && source != "precision") {
+    graph <- igraph::graph_from_adjacency_matrix(mask, mode = "undirected")
+  }
+  list(mask = mask, source = source, graph = graph)
 }
 
 moral_matrix_arg <- function(moral, nm, call) {
@@ -389,7 +397,8 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
     trace = data.frame(round = r$trace$round, rho = r$trace$rho, h = r$trace$h,
                        objective = r$trace$objective, edges = r$trace$edges,
                        dag = r$trace$dag, changed = r$trace$changed,
-                       steps = r$trace$steps, seconds = r$trace$seconds),
+                       steps = r$trace$steps, skipped = r$trace$skipped,
+                       seconds = r$trace$seconds),
     converged = r$converged, stop = run_stop(r, constraint), h = r$h, removed = removed,
     skipped = r$skipped,
     # required edges (mask value 2) are outside the sparsity penalty

@@ -249,6 +249,12 @@ resolve_control <- function(control, dots, call = parent.frame()) {
   if (inherits(control, "calm_control")) {
     args <- unclass(control)
   } else if (is.list(control)) {
+    if (length(control) > 0L &&
+        (is.null(names(control)) || any(names(control) == "") ||
+         any(vapply(control, inherits, logical(1), "calm_control")))) {
+      abort_arg("control", "must be the result of {.fn calm_control} or a list of its arguments by name, not a list holding unnamed values or a {.cls calm_control} object.",
+                i = "Pass {.code control = calm_control(...)} itself.", call = call)
+    }
     args <- control
   } else {
     abort_arg("control", "must be the result of {.fn calm_control} or a list of its arguments, not {.obj_type_friendly {control}}.",

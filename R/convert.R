@@ -59,6 +59,8 @@ as_amat.igraph <- function(x, weighted = TRUE, ...) {
   attr <- if (weighted && "weight" %in% igraph::edge_attr_names(x)) "weight" else NULL
   m <- igraph::as_adjacency_matrix(x, attr = attr, sparse = FALSE)
   storage.mode(m) <- "double"
+  # a repeated edge counts twice in igraph's matrix; it is one edge here
+  if (is.null(attr)) m[] <- as.double(m != 0)
   nm <- igraph::V(x)$name
   if (is.null(nm)) nm <- paste0("X", seq_len(igraph::vcount(x)))
   dimnames(m) <- list(nm, nm)
@@ -67,7 +69,7 @@ as_amat.igraph <- function(x, weighted = TRUE, ...) {
 
 #' @export
 as_amat.calm_fit <- function(x, weighted = TRUE, ...) {
-  m <- if (weighted && !is.null(x$B)) x$B else x$amat
+  m <- if (weighted && !is.null(x[["B"]])) x[["B"]] else x[["amat"]]
   if (!weighted) m[] <- as.double(m != 0)
   m
 }
@@ -96,7 +98,7 @@ as_amat.pcAlgo <- function(x, weighted = TRUE, ...) {
 
 #' @export
 as_amat.amat <- function(x, weighted = TRUE, ...) {
-  from_pcalg_amat(x)
+  pcalg_amat_arg(x, "x", call = parent.frame(2))
 }
 
 #' Convert a graph or fit to igraph
@@ -133,7 +135,8 @@ as_igraph.igraph <- function(x, ...) {
 
 #' @export
 as_igraph.calm_fit <- function(x, ...) {
-  x$dag
+  # PC and GES learn a CPDAG and have no DAG
+  x[["dag"]] %||% x[["cpdag"]]
 }
 
 # The one place an adjacency matrix becomes an igraph graph.
@@ -175,17 +178,48 @@ amat_to_igraph <- function(m) {
 as_pcalg_amat <- function(x, type = c("cpdag", "pag")) {
   type <- match_choice(type, c("cpdag", "pag"), "type", environment())
   m <- t(as_amat(x, weighted = FALSE))
+  if (type == "pag") {
+    # pcalg's PAG marks both ends: pag[a, b] is the mark at b (2 arrowhead,
+    # 3 tail). a -> b is pag[a, b] = 2, pag[b, a] = 3; a - b is 3 at both.
+    a <- t(m)
+    directed <- a != 0 & t(a) == 0
+    m[] <- 0
+    m[directed] <- 2
+    m[t(directed)] <- 3
+    m[a != 0 & t(a) != 0] <- 3
+  }
   structure(m, class = "amat", type = type)
 }
 
 #' @rdname as_pcalg_amat
 #' @export
 from_pcalg_amat <- function(amat) {
+  pcalg_amat_arg(amat, "amat", call = environment())
+}
+
+pcalg_amat_arg <- function(amat, arg, call) {
+  type <- attr(amat, "type")
   m <- unclass(amat)
   attr(m, "type") <- NULL
-  m <- check_numeric_matrix(m, "amat")
-  check_square(m, "amat")
+  m <- check_numeric_matrix(m, arg, call = call)
+  check_square(m, arg, call = call)
+  if (identical(type, "pag")) return(set_node_names(pag_to_amat(m, arg, call)))
+  if (!all(m %in% c(0, 1))) {
+    abort_arg(arg, "must hold only 0 and 1 (a DAG or CPDAG); marks 2 and 3 belong to a PAG (type {.val pag}).",
+              call = call)
+  }
   set_node_names(t(m))
+}
+
+# A PAG whose edges are all directed (arrowhead and tail) or undirected
+# (two tails) is a DAG or CPDAG; circles and bidirected edges have no
+# counterpart in this package's matrices.
+pag_to_amat <- function(p, arg, call) {
+  if (!all(p %in% c(0, 2, 3)) || any((p == 0) != (t(p) == 0)) || any(p == 2 & t(p) == 2)) {
+    abort_arg(arg, "is a PAG with circle, bidirected or one-sided marks; only PAGs of directed and undirected edges convert.",
+              call = call)
+  }
+  (p == 2 & t(p) == 3) + (p == 3 & t(p) == 3) + 0
 }
 
 #' Convert to graphNEL or bnlearn objects
@@ -222,9 +256,6 @@ as_bn <- function(x) {
   call <- environment()
   m <- graph_arg(x, "x", call = call)
   m[] <- as.double(m != 0)
-  if (anyDuplicated(rownames(m))) {
-    abort_arg("x", "must have distinct node names; bnlearn identifies nodes by name.", call = call)
-  }
   g <- bnlearn::empty.graph(rownames(m))
   # bnlearn refuses graphs with a directed cycle; say which argument it was.
   tryCatch(bnlearn::amat(g) <- m, error = function(e) {
@@ -233,18 +264,20 @@ as_bn <- function(x) {
   g
 }
 
+# rlang::check_installed() (which offers to install in an interactive
+# session), with the package's error class on top of rlang's.
 rlang_check_installed <- function(pkg) {
-  if (!requireNamespace(pkg, quietly = TRUE)) {
-    cli::cli_abort("Package {.pkg {pkg}} is needed for this; install it first.",
+  tryCatch(rlang::check_installed(pkg), error = function(e) {
+    cli::cli_abort("Package {.pkg {pkg}} is needed for this; install it first.", parent = e,
                    class = c("calm_error_dependency", "calm_error"), call = NULL)
-  }
+  })
   invisible(TRUE)
 }
 
 # Graph argument of an exported function: any input as_amat() takes, checked
 # and returned as a 0/1 (or weighted) matrix with node names. Self-loops are
 # rejected.
-graph_arg <- function(x, arg, weighted = FALSE, call = parent.frame()) {
+graph_arg <- function(x, arg, weighted = FALSE, loops = FALSE, call = parent.frame()) {
   m <- tryCatch(
     as_amat(x, weighted = weighted),
     calm_error_argument = function(e) {
@@ -253,7 +286,15 @@ graph_arg <- function(x, arg, weighted = FALSE, call = parent.frame()) {
     }
   )
   if (nrow(m) == 0L) abort_arg(arg, "must have at least one node.", call = call)
-  if (any(diag(m) != 0)) abort_arg(arg, "must not have self-loops.", call = call)
+  nm <- rownames(m)
+  if (anyNA(nm) || any(nm == "")) {
+    abort_arg(arg, "must have node names that are neither missing nor empty.", call = call)
+  }
+  if (anyDuplicated(nm)) {
+    abort_arg(arg, "must have distinct node names; {.val {unique(nm[duplicated(nm)])}} {?is/are} repeated.",
+              call = call)
+  }
+  if (!loops && any(diag(m) != 0)) abort_arg(arg, "must not have self-loops.", call = call)
   m
 }
 

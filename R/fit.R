@@ -35,8 +35,8 @@ new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "ca
     storage.mode(cpdag) <- "double"
     dimnames(cpdag) <- dimnames(amat)
     refit <- if (!is.null(sigma)) refit_weights(amat, sigma) else NULL
-    B <- if (!is.null(refit)) refit$B else B_raw
-    omega <- if (!is.null(refit)) refit$omega else NULL
+    B <- if (!is.null(refit)) refit[["B"]] else B_raw
+    omega <- if (!is.null(refit)) refit[["omega"]] else NULL
   }
   if (!is.null(B_raw)) B_raw <- set_node_names(B_raw, nm)
   fit <- list(

@@ -5,7 +5,12 @@
 #'
 #' @param g A directed graph as an adjacency matrix (`[i, j]` nonzero for
 #'   `i -> j`), an igraph graph, or a fit; see [as_amat()]. A mutual pair of
-#'   edges counts as a cycle.
+#'   edges counts as a cycle, and so does a self-loop.
+#'
+#' `is_dag()` has the name of [igraph::is_dag()] and, whichever of the two
+#' packages is attached last, gives the same answer on an igraph graph:
+#' `FALSE` for an undirected graph (with an edge), a self-loop or a directed
+#' cycle, `TRUE` otherwise. It accepts matrices and fits besides.
 #' @return `is_dag()`: `TRUE` or `FALSE`. `topological_order()`: node names
 #'   ordered so that every edge points forward.
 #' @examples
@@ -15,7 +20,8 @@
 #' is_dag(B + t(B))
 #' @export
 is_dag <- function(g) {
-  m <- graph_arg(g, "g")
+  m <- graph_arg(g, "g", loops = TRUE)
+  if (any(diag(m) != 0)) return(FALSE)
   cpp_is_dag(m)
 }
 
@@ -33,6 +39,10 @@ topological_order <- function(g) {
 # A DAG argument: checked, 0/1, acyclic.
 dag_arg <- function(g, arg, call = parent.frame()) {
   m <- graph_arg(g, arg, call = call)
+  if (any(m != 0 & t(m) != 0)) {
+    abort_arg(arg, "has a mutual pair of edges (an undirected edge, or a directed 2-cycle); a DAG has neither.",
+              call = call)
+  }
   if (!cpp_is_dag(m)) abort_arg(arg, "must be acyclic (a DAG) but has a directed cycle.", call = call)
   m
 }

@@ -100,7 +100,9 @@ order_arg <- function(order, nm, call = parent.frame()) {
 #'   coefficient is not an edge; see the section "Zero tolerance".
 #' @param seed Optional integer seed; when given the results are
 #'   reproducible and the global random number stream is left untouched.
-#' @param noise_ratio,weight_range Passed to [simulate_sem()].
+#' @param noise_ratio,weight_range Passed to [simulate_sem()]; `noise_ratio` at most
+#'   `1e12`, beyond which the population covariance is singular to double
+#'   precision.
 #' @return An object of class `calm_l1_inconsistency`, a list with
 #'   * `per_graph`: one row per graph with `share_smaller_l1` (share of the
 #'     `d!` orders whose DAG has a smaller l1 norm than the truth),
@@ -129,6 +131,9 @@ l1_inconsistency <- function(n_graphs = 1000, d = 8, k = 1, edges = c("exact", "
   check_number(k, "k", lower = 0, lower_open = TRUE)
   edges <- match_choice(edges, c("exact", "expected"), "edges", environment())
   check_number(zero_tol, "zero_tol", lower = 0)
+  # noise variances spanning more than 1e12 make the population covariance
+  # singular to double precision, and the order search meaningless
+  check_number(noise_ratio, "noise_ratio", lower = 1, upper = 1e12)
   if (!is.null(seed)) seed <- check_count(seed, "seed", max = .Machine$integer.max)
   run <- function() {
     rows <- vector("list", n_graphs)
@@ -157,7 +162,13 @@ l1_inconsistency <- function(n_graphs = 1000, d = 8, k = 1, edges = c("exact", "
 inconsistency_one <- function(B, sigma, zero_tol) {
   l1_true <- sum(abs(B))
   truth_cpdag <- cpp_dag_to_cpdag(B)
-  res <- cpp_order_search(sigma, l1_true * (1 - 1e-9), zero_tol)
+  res <- tryCatch(
+    cpp_order_search(sigma, l1_true * (1 - 1e-9), zero_tol),
+    error = function(e) {
+      abort_arg("noise_ratio", "and {.arg weight_range} give a population covariance that is numerically singular ({conditionMessage(e)}).",
+                call = NULL)
+    }
+  )
   sd <- sqrt(diag(sigma))
   shd_of <- function(order) {
     Bo <- cpp_regression_dag(sigma, order)$B
@@ -168,7 +179,9 @@ inconsistency_one <- function(B, sigma, zero_tol) {
     share_smaller_l1 = res$n_smaller / res$n_orders,
     l1_true = l1_true,
     l1_min = res$l1_min,
-    l0_true = sum(B != 0),
+    # the same rule as the candidates' (cpp_order_search): standardized
+    # coefficients above zero_tol
+    l0_true = sum(abs(B) * outer(sd, 1 / sd) > zero_tol),
     l0_min = res$l0_at_l1_min,
     shd_min = shd_of(res$order_l1_min),
     l1_sparsest = res$l1_at_l0_min,

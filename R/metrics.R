@@ -5,7 +5,7 @@
 # DAG is converted to its CPDAG, and a graph with undirected (mutual) edges is
 # taken as a CPDAG as it is.
 cpdag_arg <- function(g, arg, call = parent.frame()) {
-  if (inherits(g, "calm_fit")) return(g$cpdag_amat)
+  if (inherits(g, "calm_fit")) return(g[["cpdag_amat"]])
   m <- graph_arg(g, arg, call = call)
   m[] <- as.double(m != 0)
   if (any(m * t(m) != 0)) return(m)
@@ -49,7 +49,7 @@ metric_pair <- function(est, truth, call) {
 #' @export
 shd_cpdag <- function(est, truth) {
   p <- metric_pair(est, truth, environment())
-  shd_count(p$est, p$truth)
+  shd_count(p[["est"]], p[["truth"]])
 }
 
 shd_count <- function(est, truth) {
@@ -75,7 +75,7 @@ shd_count <- function(est, truth) {
 #' @export
 skeleton_metrics <- function(est, truth) {
   p <- metric_pair(est, truth, environment())
-  skeleton_counts(p$est, p$truth)
+  skeleton_counts(p[["est"]], p[["truth"]])
 }
 
 skeleton_counts <- function(est, truth) {
@@ -107,8 +107,8 @@ skeleton_counts <- function(est, truth) {
 #' @export
 compare_graphs <- function(est, truth) {
   p <- metric_pair(est, truth, environment())
-  shd <- shd_count(p$est, p$truth)
-  s <- skeleton_counts(p$est, p$truth)
+  shd <- shd_count(p[["est"]], p[["truth"]])
+  s <- skeleton_counts(p[["est"]], p[["truth"]])
   data.frame(shd = shd, precision = s[["precision"]], recall = s[["recall"]],
              f1 = s[["f1"]], n_est = as.integer(s[["n_est"]]),
              n_true = as.integer(s[["n_true"]]), tp = as.integer(s[["tp"]]),

@@ -189,6 +189,12 @@ estimate_moral_graph <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01,
     cap <- d - 1L
     if (!is.null(max_size)) cap <- min(cap, max_size)
     if (is.finite(n)) {
+      if (n > 1e15) {
+        # Partial correlations from a covariance carry rounding errors of
+        # about 1e-15; beyond this n the Fisher-z test declares them real.
+        abort_arg(n_arg, paste(size_text, "beyond 1e15, where the tests would read rounding errors as dependence."),
+                  i = "Use {.code n = Inf} (a population covariance) instead.", call = call)
+      }
       if (n <= 3) {
         abort_arg(n_arg, paste(size_text, "too few for a Fisher-z test, which needs n - |S| - 3 > 0, so n > 3."),
                   call = call)
@@ -262,11 +268,17 @@ moral_input <- function(x, cov, n, call) {
               call = call)
   }
   nm <- node_names(x)
-  res <- cpp_data_covariance(x)
-  if (any(res$constant)) {
-    abort_arg("x", "has constant column{?s} {.val {nm[res$constant]}}.", call = call)
+  const <- apply(x, 2L, function(col) max(col) == min(col))
+  if (any(const)) {
+    abort_arg("x", "has constant column{?s} {.val {nm[const]}}.", call = call)
   }
-  s <- set_node_names(res$cov, nm)
+  res <- cpp_data_covariance(x)
+  s <- res$cov
+  if (!covariance_representable(s)) {
+    # only the correlation matrix is used, which rescaling leaves unchanged
+    s <- rescaled_covariance(x, TRUE, call = call, cov_fun = function(z) cpp_data_covariance(z)$cov)
+  }
+  s <- set_node_names(s, nm)
   s <- check_covariance(s, "x", call = call)
   list(sigma = s, n = nrow(x), names = nm)
 }

@@ -30,6 +30,7 @@ simulate_dag <- function(d, k = 1, edges = c("expected", "exact")) {
     abort_arg("k", "is too large: {d} nodes have at most {n_pairs} edges, so {.arg k} must be at most {(d - 1) / 2}.",
               call = environment())
   }
+  check_memory(2 * 8 * as.double(d)^2, "d", environment())
   lower <- which(lower.tri(matrix(0, d, d)))
   chosen <- if (edges == "expected") {
     lower[stats::runif(length(lower)) < 2 * k / (d - 1)]
@@ -117,8 +118,15 @@ simulate_sem <- function(d, k = 1, n = Inf, edges = c("expected", "exact"),
   B[idx] <- stats::runif(length(idx), weight_range[1], weight_range[2]) *
     sample(c(-1, 1), length(idx), replace = TRUE)
   sigma <- population_cov(B, omega)
+  if (!all(is.finite(sigma))) {
+    abort_arg(if (is.null(noise_var)) "weight_range" else "noise_var",
+              "gives a covariance that overflows double precision (largest noise variance {signif(max(omega), 3)}, largest weight {signif(max(abs(B)), 3)}).",
+              call = environment())
+  }
   x <- NULL
   if (is.finite(n)) {
+    # the noise, the data and a transposed copy of each
+    check_memory(4 * 8 * as.double(n) * d, "n", environment())
     noise <- matrix(stats::rnorm(n * d), n, d) * rep(sqrt(omega), each = n)
     x <- t(backsolve_sem(B, t(noise)))
     colnames(x) <- rownames(adj)
@@ -173,6 +181,12 @@ population_cov <- function(B, omega) {
   }
   ib <- diag(d) - B
   inv <- tryCatch(solve(ib), error = function(e) {
+    # For a DAG, I - B is unit triangular up to a permutation and never
+    # singular: a failed solve there means the weights overflow.
+    if (cpp_is_dag((B != 0) * 1)) {
+      abort_arg("B", "has weights so large (up to {signif(max(abs(B)), 3)}) that the covariance overflows double precision.",
+                call = parent.frame(3))
+    }
     abort_arg("B", "gives a singular I - B; its SEM has no covariance.", call = parent.frame(3))
   })
   s <- t(inv) %*% (omega * inv)

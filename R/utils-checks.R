@@ -57,6 +57,26 @@ check_count <- function(x, arg = deparse(substitute(x)), min = 0, max = Inf,
   invisible(as.integer(x))
 }
 
+# Refuse an allocation larger than getOption("calm.max_bytes") (8 GB by
+# default) before trying it, and say what it would need: R's own error
+# ("cannot allocate vector of size ...") names neither the argument nor the
+# total.
+check_memory <- function(bytes, arg, call) {
+  limit <- getOption("calm.max_bytes", 8e9)
+  if (bytes > limit) {
+    abort_arg(arg, "would need about {format_bytes(bytes)} of memory, more than the limit of {format_bytes(limit)}.",
+              i = "Raise the limit with {.code options(calm.max_bytes = )} if the machine has the memory.",
+              call = call)
+  }
+  invisible(TRUE)
+}
+
+format_bytes <- function(b) {
+  units <- c("bytes", "kB", "MB", "GB", "TB", "PB")
+  e <- max(0, min(length(units) - 1, floor(log(b, 1000))))
+  paste(format(signif(b / 1000^e, 3)), units[e + 1])
+}
+
 # A finite numeric matrix (data frames of numeric columns are accepted and
 # converted). Returns a double matrix with column names.
 check_numeric_matrix <- function(x, arg = deparse(substitute(x)), min_rows = 1L,
@@ -92,6 +112,13 @@ check_numeric_matrix <- function(x, arg = deparse(substitute(x)), min_rows = 1L,
 check_square <- function(x, arg = deparse(substitute(x)), call = parent.frame()) {
   if (nrow(x) != ncol(x)) {
     abort_arg(arg, "must be a square matrix, not {nrow(x)} x {ncol(x)}.", call = call)
+  }
+  # one set of names for both dimensions, or the matrix is silently relabelled
+  rn <- rownames(x)
+  cn <- colnames(x)
+  if (!is.null(rn) && !is.null(cn) && !identical(rn, cn)) {
+    abort_arg(arg, "has row names that differ from its column names; a square matrix of variables needs one set of names.",
+              call = call)
   }
   invisible(x)
 }
@@ -150,8 +177,9 @@ check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.fram
 # no constant columns.
 check_data <- function(x, arg = deparse(substitute(x)), call = parent.frame()) {
   x <- check_numeric_matrix(x, arg, min_rows = 2L, min_cols = 2L, call = call)
-  sds <- apply(x, 2L, stats::sd)
-  const <- !(sds > 0)
+  # judged on the values, not on the standard deviation, which underflows
+  # to zero for data of scale 1e-170
+  const <- apply(x, 2L, function(col) max(col) == min(col))
   if (any(const)) {
     abort_arg(arg, "has constant column{?s} {.val {node_names(x)[const]}}.", call = call)
   }
@@ -180,6 +208,7 @@ resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FAL
     }
     n <- nrow(x)
     s <- stats::cov(x) * (n - 1) / n
+    if (!covariance_representable(s)) s <- rescaled_covariance(x, standardize, call = call)
     s <- check_covariance(s, "x", call = call)
   } else {
     s <- check_covariance(cov, "cov", call = call)
@@ -191,6 +220,25 @@ resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FAL
   }
   if (standardize) s <- stats::cov2cor(s)
   list(sigma = s, n = n, names = colnames(s))
+}
+
+# A covariance of data whose scale is extreme (1e160, 1e-170) over- or
+# underflows even though the data are finite and the columns vary.
+covariance_representable <- function(s) all(is.finite(s)) && all(diag(s) > 0)
+
+# The covariance of data rescaled column by column (by the largest absolute
+# value), for callers that go on to the correlation matrix, which the
+# rescaling does not change; for others the overflow is the error. Only
+# data that need it take this path, so no other result changes.
+rescaled_covariance <- function(x, standardize, call, cov_fun = function(z) {
+  stats::cov(z) * (nrow(z) - 1) / nrow(z)
+}) {
+  if (!standardize) {
+    abort_arg("x", "has values of a scale (largest {signif(max(abs(x)), 3)}) whose covariance overflows or underflows double precision.",
+              i = "Rescale the columns, or use {.code standardize = TRUE}.", call = call)
+  }
+  scale <- apply(abs(x), 2L, max)
+  cov_fun(x / rep(scale, each = nrow(x)))
 }
 
 # match.arg() with an error that names the argument (match.arg()'s own error

@@ -131,6 +131,38 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_calm_options
+Rcpp::List cpp_calm_options(const Rcpp::List control, const std::string gate, const std::string score, const std::string constraint, const double seed);
+RcppExport SEXP _calm_cpp_calm_options(SEXP controlSEXP, SEXP gateSEXP, SEXP scoreSEXP, SEXP constraintSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List >::type control(controlSEXP);
+    Rcpp::traits::input_parameter< const std::string >::type gate(gateSEXP);
+    Rcpp::traits::input_parameter< const std::string >::type score(scoreSEXP);
+    Rcpp::traits::input_parameter< const std::string >::type constraint(constraintSEXP);
+    Rcpp::traits::input_parameter< const double >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_calm_options(control, gate, score, constraint, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_early_stop_trial
+Rcpp::List cpp_early_stop_trial(const Rcpp::NumericVector objective, const Rcpp::NumericVector h, const Rcpp::LogicalVector changed, const Rcpp::NumericMatrix margin, const Rcpp::NumericVector remaining, const int patience, const double check_every, const double stop_tol, const double h_tol);
+RcppExport SEXP _calm_cpp_early_stop_trial(SEXP objectiveSEXP, SEXP hSEXP, SEXP changedSEXP, SEXP marginSEXP, SEXP remainingSEXP, SEXP patienceSEXP, SEXP check_everySEXP, SEXP stop_tolSEXP, SEXP h_tolSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector >::type objective(objectiveSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector >::type h(hSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::LogicalVector >::type changed(changedSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type margin(marginSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector >::type remaining(remainingSEXP);
+    Rcpp::traits::input_parameter< const int >::type patience(patienceSEXP);
+    Rcpp::traits::input_parameter< const double >::type check_every(check_everySEXP);
+    Rcpp::traits::input_parameter< const double >::type stop_tol(stop_tolSEXP);
+    Rcpp::traits::input_parameter< const double >::type h_tol(h_tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_early_stop_trial(objective, h, changed, margin, remaining, patience, check_every, stop_tol, h_tol));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_calm_score
 Rcpp::List cpp_calm_score(const Eigen::Map<Eigen::MatrixXd> sigma, const Eigen::Map<Eigen::MatrixXd> B, const std::string score);
 RcppExport SEXP _calm_cpp_calm_score(SEXP sigmaSEXP, SEXP BSEXP, SEXP scoreSEXP) {
@@ -422,6 +454,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 7},
     {"_calm_cpp_calm_fit", (DL_FUNC) &_calm_cpp_calm_fit, 9},
     {"_calm_cpp_calm_objective", (DL_FUNC) &_calm_cpp_calm_objective, 10},
+    {"_calm_cpp_calm_options", (DL_FUNC) &_calm_cpp_calm_options, 5},
+    {"_calm_cpp_early_stop_trial", (DL_FUNC) &_calm_cpp_early_stop_trial, 9},
     {"_calm_cpp_calm_score", (DL_FUNC) &_calm_cpp_calm_score, 3},
     {"_calm_cpp_calm_simd_available", (DL_FUNC) &_calm_cpp_calm_simd_available, 0},
     {"_calm_cpp_calm_step_time", (DL_FUNC) &_calm_cpp_calm_step_time, 7},

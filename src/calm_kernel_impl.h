@@ -141,6 +141,11 @@ class Kernel final : public KernelBase {
     p -= step * mm / ((vv / c2).sqrt() + eps);
   }
 
+  // Longer than 80 lines on purpose: this is the per-step hot path (gate
+  // forward, score, acyclicity, gate backward), whose stages share the
+  // entry buffers and are compiled twice (generic and AVX2); each stage is
+  // a few lines between comments, and the heavy parts (score_block,
+  // poly_block, exp_block) are functions of their own.
   void evaluate(const double* theta, const double* weight, const double* noise, double coef,
                 bool quadratic, double* grad_theta, double* grad_weight,
                 KernelValue* value) override {
@@ -414,6 +419,7 @@ class Kernel final : public KernelBase {
     }
   }
 
+  // About 95 lines, 20 of them the derivation of the selected last product.
   double poly_block(Block& bk, bool want_grad) {
     const int ne = bk.ne;
     const double* ha = h_a_.data() + bk.e0;
@@ -435,6 +441,26 @@ class Kernel final : public KernelBase {
     // of R at the transposed free entries are needed, and with H = X^(p / 2)
     // and R = H H' (H' = H, or H X when p is odd) those are a trace of a
     // product and one short dot product per entry (see the end).
+    //
+    // The "selected last product", derived. X = I + N, N = A / d (the block's
+    // free entries (r, c) only), h(A) = tr(X^d) - n, p = d - 1, R = X^p.
+    //  1. Value: tr(X^d) = tr(R X) = tr(R) + tr(R N)
+    //            = tr(R) + sum over free (r, c) of R[c, r] N[r, c],
+    //     since N has no other nonzero entries.
+    //  2. Gradient: d tr(X^d) / dX = d (X^(d-1))^T, and dX / dA = 1 / d, so
+    //     dh / dA[r, c] = R^T[r, c] = R[c, r]: the same entries of R.
+    //  So the value and the gradient need tr(R) and R[c, r] at the m free
+    //  entries only, never all of R. Left-to-right powering that stops
+    //  before its last bit leaves H = X^floor(p / 2), and R = H H' with
+    //  H' = H (p even) or H' = H X (p odd). Then
+    //     R[c, r] = sum_k H[c, k] H'[k, r] = Ht.col(c) . H'.col(r)   (Ht = H^T)
+    //     tr(R)   = sum_{c,k} H[c, k] H'[k, c] = sum(Ht * H') (elementwise),
+    //  which costs O(n) per free entry and O(n^2) for the trace, instead of
+    //  the O(n^3) product H H'. A complete block has n (n - 1) free entries,
+    //  so there forming R (and all of R^T as the gradient) is as cheap.
+    //  test-score-gradients.R ("kernel objective and gradients match R
+    //  formulas ...") checks this path (masks "partial", "ring", "blocks")
+    //  and the complete one ("dense") against h written out in R.
     const int p = d_ - 1;
     int top = 0;
     while ((p >> (top + 1)) > 0) ++top;

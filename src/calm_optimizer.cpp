@@ -7,6 +7,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "early_stop.h"
 #include "graph_core.h"
 #include "rng.h"
 
@@ -110,236 +111,273 @@ KernelSetup kernel_setup(const Problem& pb, const Eigen::MatrixXd& sigma,
   return ks;
 }
 
+namespace {
+
+// The state of one fit and its three parts: a round of Adam steps with its
+// round-end checks (run_round), the schedule of the hard constraint
+// (run_hard: rounds, rho, h_tol and the settling rule) and the single run of
+// the soft constraint (run_soft). The early-stopping and settling rules are
+// the small types of early_stop.h.
+class Optimizer {
+ public:
+  Optimizer(const Eigen::MatrixXd& sigma, const CalmOptions& opt, const TickFn& tick,
+            CalmResult& res);
+  void run_hard();
+  void run_soft();
+  void run_empty();  // no free entry: the empty graph
+  void finish();     // copy the parameters into the result
+  // Required edges (background knowledge): the gates of these entries are
+  // held open (always in the graph) and their parameters never updated, so
+  // the sparsity penalty does not act on them (its term is a constant).
+  void hold_open(std::vector<int> entries);
+
+ private:
+  // At most `iters` Adam steps at penalty coefficient `coef`, Adam
+  // restarted. Returns true when the tick callback asked to stop; the steps
+  // run are left in *steps_run.
+  bool run_round(long iters, double coef, bool quadratic, int round, long* steps_run);
+  // One Adam step (skipped, and counted, when the objective or the gradient
+  // is not finite).
+  void step(double coef, bool quadratic);
+  // The round-end check after `done` steps; true when the round may end.
+  bool check(double coef, bool quadratic, int round, long done, long iters);
+  // Calls the tick callback when tick_seconds have passed since the last.
+  bool tick_due(int round, long done, long iters, double coef);
+  void edge_set(std::vector<char>& out) const;
+  // The edge set at the end of a round (the previous round's is kept), its
+  // size in n_edges_, and whether it is acyclic.
+  bool read_round_edges();
+  RoundRecord round_record(int round, double rho, long skipped_before, long steps, bool dag,
+                           bool changed) const;
+
+  const CalmOptions& opt_;
+  const TickFn& tick_;
+  CalmResult& res_;
+  const Problem& pb_;
+  const int m_;
+  std::unique_ptr<KernelBase> kernel_;
+  Rng rng_;
+  const bool stochastic_;
+  // One parameter vector [theta; weight] so that a single vectorised Adam
+  // call updates both (theta is left out for tanh, which has none).
+  Eigen::VectorXd par_, grad_, adam_m_, adam_v_, noise_;
+  double* theta_;
+  double* weight_;
+  int adam_off_, adam_n_;
+  double b1t_ = 1.0, b2t_ = 1.0;
+  static constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kAdamEps = 1e-8;
+  const bool checking_;
+  EarlyStop early_;
+  std::vector<char> edge_now_, edge_prev_;
+  std::vector<double> margin_;
+  std::vector<char> round_edges_, round_edges_prev_;
+  IntMatrix adj_;
+  int n_edges_ = 0;
+  KernelValue det_{};
+  double last_h_;
+  Clock::time_point t_start_, t_tick_;
+  std::vector<int> held_open_;
+};
+
+void Optimizer::hold_open(std::vector<int> entries) {
+  if (entries.empty()) return;
+  if (!gate_has_theta(opt_.gate)) throw std::invalid_argument("required edges need a gate (gumbel or stg)");
+  const double on = gate_theta_always_on(opt_.gate);
+  for (int e : entries) theta_[e] = on;
+  held_open_ = std::move(entries);
+}
+
+Optimizer::Optimizer(const Eigen::MatrixXd& sigma, const CalmOptions& opt, const TickFn& tick,
+                     CalmResult& res)
+    : opt_(opt), tick_(tick), res_(res), pb_(res.problem), m_(res.problem.m()),
+      kernel_(make_kernel(kernel_setup(res.problem, sigma, opt), opt.simd)), rng_(opt.seed),
+      stochastic_(opt.gate.type != Gate::tanh), par_(2 * m_),
+      grad_(Eigen::VectorXd::Zero(2 * m_)), adam_m_(2 * m_), adam_v_(2 * m_), noise_(m_),
+      theta_(par_.data()), weight_(par_.data() + m_),
+      checking_(opt.check_every > 0 && (opt.early_stop || opt.record_checks)),
+      early_(EarlyStopParams{opt.patience, opt.check_every, opt.stop_tol, opt.h_tol}, m_),
+      edge_now_(m_), edge_prev_(m_), margin_(m_), round_edges_(m_, 0), round_edges_prev_(m_, 0),
+      adj_(IntMatrix::Zero(res.problem.d, res.problem.d)),
+      last_h_(std::numeric_limits<double>::quiet_NaN()) {
+  res_.isa = kernel_->isa();
+  const bool has_theta = gate_has_theta(opt.gate);
+  init_gate_theta(opt.gate, theta_, m_);
+  for (int e = 0; e < m_; ++e) weight_[e] = rng_.uniform(-opt.init_scale, opt.init_scale);
+  adam_off_ = has_theta ? 0 : m_;
+  adam_n_ = has_theta ? 2 * m_ : m_;
+  t_start_ = t_tick_ = Clock::now();
+}
+
+void Optimizer::step(double coef, bool quadratic) {
+  KernelValue val;
+  if (stochastic_) draw_gate_noise(opt_.gate, rng_, noise_.data(), m_);
+  kernel_->evaluate(theta_, weight_, stochastic_ ? noise_.data() : nullptr, coef, quadratic,
+                    grad_.data(), grad_.data() + m_, &val);
+  for (int e : held_open_) grad_[e] = 0.0;
+  if (!std::isfinite(val.objective) || !std::isfinite(grad_.sum())) {
+    ++res_.skipped;
+    return;
+  }
+  b1t_ *= kBeta1;
+  b2t_ *= kBeta2;
+  kernel_->adam(par_.data() + adam_off_, adam_m_.data() + adam_off_, adam_v_.data() + adam_off_,
+                grad_.data() + adam_off_, adam_n_, kBeta1, kBeta2, opt_.lr / (1.0 - b1t_),
+                1.0 - b2t_, kAdamEps);
+}
+
+bool Optimizer::check(double coef, bool quadratic, int round, long done, long iters) {
+  KernelValue dv;
+  kernel_->evaluate(theta_, weight_, nullptr, coef, quadratic, nullptr, nullptr, &dv);
+  edge_set(edge_now_);
+  const bool changed = edge_now_ != edge_prev_;
+  edge_prev_.swap(edge_now_);
+  if (opt_.early_stop)
+    for (int e = 0; e < m_; ++e)
+      margin_[e] = edge_margin(opt_.gate, theta_[e], weight_[e], opt_.threshold,
+                               opt_.weight_threshold);
+  early_.record(dv.objective, dv.h, changed, margin_);
+  if (opt_.record_checks) {
+    int edges = 0;
+    for (char c : edge_prev_) edges += c;
+    res_.checks.push_back(CheckRecord{round, done, dv.objective, dv.h, edges, changed});
+  }
+  return opt_.early_stop && quadratic && early_.round_done(iters - done);
+}
+
+bool Optimizer::tick_due(int round, long done, long iters, double coef) {
+  if (!tick_) return false;
+  const Clock::time_point now = Clock::now();
+  if (std::chrono::duration<double>(now - t_tick_).count() < opt_.tick_seconds) return false;
+  t_tick_ = now;
+  return tick_(Progress{round, done, iters, coef, last_h_});
+}
+
+bool Optimizer::run_round(long iters, double coef, bool quadratic, int round, long* steps_run) {
+  adam_m_.setZero();
+  adam_v_.setZero();
+  b1t_ = b2t_ = 1.0;
+  early_.start_round();
+  if (checking_) edge_set(edge_prev_);
+  *steps_run = iters;
+  for (long it = 0; it < iters; ++it) {
+    step(coef, quadratic);
+    const long done = it + 1;
+    if (checking_ && done % opt_.check_every == 0 && done < iters &&
+        check(coef, quadratic, round, done, iters)) {
+      *steps_run = done;
+      break;
+    }
+    if ((it & 63) == 63 && tick_due(round, done, iters, coef)) {
+      *steps_run = done;
+      return true;
+    }
+  }
+  return false;
+}
+
+void Optimizer::edge_set(std::vector<char>& out) const {
+  for (int e = 0; e < m_; ++e)
+    out[e] = is_edge(opt_.gate, theta_[e], weight_[e], opt_.threshold, opt_.weight_threshold);
+}
+
+bool Optimizer::read_round_edges() {
+  round_edges_prev_.swap(round_edges_);
+  edge_set(round_edges_);
+  adj_.setZero();
+  n_edges_ = 0;
+  for (int e = 0; e < m_; ++e)
+    if (round_edges_[e]) {
+      adj_(pb_.from[e], pb_.to[e]) = 1;
+      ++n_edges_;
+    }
+  return is_dag(adj_);
+}
+
+RoundRecord Optimizer::round_record(int round, double rho, long skipped_before, long steps,
+                                    bool dag, bool changed) const {
+  return RoundRecord{round, rho, det_.h, det_.objective, n_edges_, seconds_since(t_start_),
+                     res_.skipped - skipped_before, steps, dag, changed};
+}
+
+void Optimizer::run_hard() {
+  double rho = opt_.rho_init;
+  SettleRule settle(opt_.early_stop ? opt_.settle_rounds : 0, opt_.h_settle, opt_.patience);
+  for (int round = 1; round <= opt_.max_rounds; ++round) {
+    const long skipped_before = res_.skipped;
+    long steps = 0;
+    const bool stop = run_round(opt_.iter_per_round, rho, true, round, &steps);
+    res_.steps += steps;
+    if (stop) {
+      res_.interrupted = true;
+      return;
+    }
+    kernel_->evaluate(theta_, weight_, nullptr, rho, true, nullptr, nullptr, &det_);
+    last_h_ = det_.h;
+    const bool dag = read_round_edges();
+    const bool changed = round == 1 || round_edges_ != round_edges_prev_;
+    res_.trace.push_back(round_record(round, rho, skipped_before, steps, dag, changed));
+    if (tick_ && tick_(Progress{round, opt_.iter_per_round, opt_.iter_per_round, rho, det_.h})) {
+      res_.interrupted = true;
+      return;
+    }
+    if (det_.h < opt_.h_tol) {
+      res_.converged = true;
+      return;
+    }
+    if (settle.settled(dag, changed, det_.h, early_, opt_.iter_per_round)) {
+      res_.converged = res_.settled = true;
+      return;
+    }
+    rho *= opt_.rho_mult;
+  }
+}
+
+void Optimizer::run_soft() {
+  long steps = 0;
+  const bool stop = run_round(opt_.soft_iter, opt_.lambda2, false, 1, &steps);
+  res_.steps = steps;
+  if (stop) {
+    res_.interrupted = true;
+    return;
+  }
+  kernel_->evaluate(theta_, weight_, nullptr, opt_.lambda2, false, nullptr, nullptr, &det_);
+  const bool dag = read_round_edges();
+  res_.trace.push_back(
+      round_record(1, std::numeric_limits<double>::quiet_NaN(), 0, steps, dag, true));
+  res_.converged = true;
+}
+
+void Optimizer::run_empty() {
+  kernel_->evaluate(nullptr, nullptr, nullptr, 0.0, true, nullptr, nullptr, &det_);
+  res_.converged = true;
+}
+
+void Optimizer::finish() {
+  res_.final_value = det_;
+  res_.theta.assign(theta_, theta_ + m_);
+  res_.weight.assign(weight_, weight_ + m_);
+}
+
+}  // namespace
+
 CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
                     const CalmOptions& opt, const TickFn& tick) {
   CalmResult res;
   res.problem = build_problem(mask);
-  const Problem& pb = res.problem;
-  const int m = pb.m();
-  const KernelSetup ks = kernel_setup(pb, sigma, opt);
-  std::unique_ptr<KernelBase> kernel = make_kernel(ks, opt.simd);
-  res.isa = kernel->isa();
-
-  Rng rng(opt.seed);
-  const bool has_theta = gate_has_theta(opt.gate);
-  // One parameter vector [theta; weight] so that a single vectorised Adam
-  // call updates both (theta is left out for tanh, which has none).
-  Eigen::VectorXd par(2 * m), grad = Eigen::VectorXd::Zero(2 * m);
-  Eigen::VectorXd adam_m(2 * m), adam_v(2 * m), noise(m);
-  double* theta = par.data();
-  double* weight = par.data() + m;
-  init_gate_theta(opt.gate, theta, m);
-  for (int e = 0; e < m; ++e) weight[e] = rng.uniform(-opt.init_scale, opt.init_scale);
-  // Required edges (background knowledge) have mask value 2: their gate is
-  // held open (always in the graph) and its parameter is never updated, so
-  // the sparsity penalty does not act on them (its term is a constant).
-  std::vector<int> held_open;
-  for (int e = 0; e < m; ++e)
-    if (mask(pb.from[e], pb.to[e]) > 1.5) held_open.push_back(e);
-  if (!held_open.empty()) {
-    if (!has_theta) throw std::invalid_argument("required edges need a gate (gumbel or stg)");
-    const double on = gate_theta_always_on(opt.gate);
-    for (int e : held_open) theta[e] = on;
-  }
-  const int adam_off = has_theta ? 0 : m;
-  const int adam_n = has_theta ? 2 * m : m;
-  const double beta1 = 0.9, beta2 = 0.999, adam_eps = 1e-8;
-
-  const Clock::time_point t_start = Clock::now();
-  Clock::time_point t_tick = t_start;
-  double last_h = std::numeric_limits<double>::quiet_NaN();
-  const bool stochastic = opt.gate.type != Gate::tanh;
-
-  // Round-end checks: the objective at the deterministic gate and the edge
-  // set, every check_every steps (see CalmOptions).
-  std::vector<char> edge_now(m), edge_prev(m);
-  std::vector<double> check_obj, check_logh;
-  // margins at the last patience + 1 checks (a ring), for the drift test
-  const int ring = opt.early_stop ? opt.patience + 1 : 0;
-  std::vector<std::vector<double>> margins(ring, std::vector<double>(m));
-  auto save_margins = [&](int k) {
-    std::vector<double>& out = margins[k % ring];
-    for (int e = 0; e < m; ++e)
-      out[e] = edge_margin(opt.gate, theta[e], weight[e], opt.threshold, opt.weight_threshold);
-  };
-  // Would an entry cross the threshold before the round ends, drifting on as
-  // it did over the last `patience` checks (k: current check index)?
-  auto crossing_ahead = [&](int k, long remaining) {
-    const std::vector<double>& now = margins[k % ring];
-    const std::vector<double>& then = margins[(k - opt.patience) % ring];
-    const double per_step = 1.0 / (static_cast<double>(opt.patience) * opt.check_every);
-    for (int e = 0; e < m; ++e) {
-      const double drift = (now[e] - then[e]) * per_step * static_cast<double>(remaining);
-      if ((now[e] > 0.0) != (now[e] + drift > 0.0)) return true;
-    }
-    return false;
-  };
-  auto edge_set = [&](std::vector<char>& out) {
-    for (int e = 0; e < m; ++e)
-      out[e] = is_edge(opt.gate, theta[e], weight[e], opt.threshold, opt.weight_threshold);
-  };
-  const bool checking = opt.check_every > 0 && (opt.early_stop || opt.record_checks);
-
-  // One subproblem: at most `iters` Adam steps at penalty coefficient `coef`,
-  // Adam restarted. Returns true when the tick callback asked to stop; the
-  // steps run are left in *steps_run.
-  auto run = [&](long iters, double coef, bool quadratic, int round, long* steps_run) -> bool {
-    adam_m.setZero();
-    adam_v.setZero();
-    double b1t = 1.0, b2t = 1.0;
-    KernelValue val;
-    check_obj.clear();
-    check_logh.clear();
-    int last_change = 0;  // index of the last check whose edge set changed
-    if (checking) edge_set(edge_prev);
-    *steps_run = iters;
-    // The early-stopping rule at check k (1-based) with `remaining` steps
-    // left in the round: the edge set has not changed over the last
-    // `patience` checks, and no entry is projected to cross its threshold by
-    // the end of the round; then the round ends if h is already below h_tol
-    // (the schedule has converged), or if the objective fell by less than
-    // stop_tol over those checks while h, extrapolated log-linearly, would
-    // not reach h_tol within the round.
-    auto round_done = [&](int k, long remaining) {
-      if (k <= opt.patience || k - last_change < opt.patience) return false;
-      const double obj = check_obj[k - 1];
-      if (!std::isfinite(obj) || crossing_ahead(k, remaining)) return false;
-      const double log_tol = std::log(opt.h_tol);
-      const double logh = check_logh[k - 1];
-      if (logh < log_tol) return true;
-      if (check_obj[k - 1 - opt.patience] - obj >= opt.stop_tol) return false;
-      const double slope = (logh - check_logh[k - 1 - opt.patience]) /
-                           (static_cast<double>(opt.patience) * opt.check_every);
-      return !(logh + slope * static_cast<double>(remaining) < log_tol);
-    };
-    for (long it = 0; it < iters; ++it) {
-      if (stochastic) draw_gate_noise(opt.gate, rng, noise.data(), m);
-      kernel->evaluate(theta, weight, stochastic ? noise.data() : nullptr, coef, quadratic,
-                       grad.data(), grad.data() + m, &val);
-      for (int e : held_open) grad[e] = 0.0;
-      if (!std::isfinite(val.objective) || !std::isfinite(grad.sum())) {
-        ++res.skipped;
-      } else {
-        b1t *= beta1;
-        b2t *= beta2;
-        kernel->adam(par.data() + adam_off, adam_m.data() + adam_off, adam_v.data() + adam_off,
-                     grad.data() + adam_off, adam_n, beta1, beta2, opt.lr / (1.0 - b1t),
-                     1.0 - b2t, adam_eps);
-      }
-      if (checking && (it + 1) % opt.check_every == 0 && it + 1 < iters) {
-        KernelValue dv;
-        kernel->evaluate(theta, weight, nullptr, coef, quadratic, nullptr, nullptr, &dv);
-        edge_set(edge_now);
-        const bool changed = edge_now != edge_prev;
-        edge_prev.swap(edge_now);
-        check_obj.push_back(dv.objective);
-        check_logh.push_back(dv.h > 0.0 ? std::log(dv.h) : -HUGE_VAL);
-        const int k = static_cast<int>(check_obj.size());
-        if (changed) last_change = k;
-        if (ring > 0) save_margins(k);
-        if (opt.record_checks) {
-          int edges = 0;
-          for (char c : edge_prev) edges += c;
-          res.checks.push_back(CheckRecord{round, it + 1, dv.objective, dv.h, edges, changed});
-        }
-        if (opt.early_stop && quadratic && round_done(k, iters - (it + 1))) {
-          *steps_run = it + 1;
-          break;
-        }
-      }
-      if ((it & 63) == 63 && tick) {
-        const Clock::time_point now = Clock::now();
-        if (std::chrono::duration<double>(now - t_tick).count() >= opt.tick_seconds) {
-          t_tick = now;
-          if (tick(Progress{round, it + 1, iters, coef, last_h})) {
-            *steps_run = it + 1;
-            return true;
-          }
-        }
-      }
-    }
-    return false;
-  };
-
-  // The edge set at the end of a round (the previous round's is kept), its
-  // size, and whether it is acyclic.
-  std::vector<char> round_edges(m, 0), round_edges_prev(m, 0);
-  IntMatrix adj = IntMatrix::Zero(pb.d, pb.d);
-  int n_edges = 0;
-  auto read_round_edges = [&]() {
-    round_edges_prev.swap(round_edges);
-    edge_set(round_edges);
-    adj.setZero();
-    n_edges = 0;
-    for (int e = 0; e < m; ++e)
-      if (round_edges[e]) {
-        adj(pb.from[e], pb.to[e]) = 1;
-        ++n_edges;
-      }
-    return is_dag(adj);
-  };
-
-  KernelValue det{};
-  if (m == 0) {
-    // Nothing to learn: the empty graph.
-    kernel->evaluate(nullptr, nullptr, nullptr, 0.0, true, nullptr, nullptr, &det);
-    res.converged = true;
+  Optimizer optimizer(sigma, opt, tick, res);
+  // mask value 2: a required edge (background knowledge)
+  std::vector<int> required;
+  for (int e = 0; e < res.problem.m(); ++e)
+    if (mask(res.problem.from[e], res.problem.to[e]) > 1.5) required.push_back(e);
+  optimizer.hold_open(std::move(required));
+  if (res.problem.m() == 0) {
+    optimizer.run_empty();
   } else if (opt.hard) {
-    double rho = opt.rho_init;
-    const bool settling = opt.early_stop && opt.settle_rounds > 0;
-    int unchanged = 0;  // rounds in a row that ended with the same edge set
-    for (int round = 1; round <= opt.max_rounds; ++round) {
-      const long skipped_before = res.skipped;
-      long steps = 0;
-      const bool stop = run(opt.iter_per_round, rho, true, round, &steps);
-      res.steps += steps;
-      if (stop) {
-        res.interrupted = true;
-        break;
-      }
-      kernel->evaluate(theta, weight, nullptr, rho, true, nullptr, nullptr, &det);
-      last_h = det.h;
-      const bool dag = read_round_edges();
-      const bool changed = round == 1 || round_edges != round_edges_prev;
-      res.trace.push_back(RoundRecord{round, rho, det.h, det.objective, n_edges,
-                                      seconds_since(t_start), res.skipped - skipped_before,
-                                      steps, dag, changed});
-      if (tick && tick(Progress{round, opt.iter_per_round, opt.iter_per_round, rho, det.h})) {
-        res.interrupted = true;
-        break;
-      }
-      if (det.h < opt.h_tol) {
-        res.converged = true;
-        break;
-      }
-      unchanged = changed ? 0 : unchanged + 1;
-      const int k = static_cast<int>(check_obj.size());
-      if (settling && dag && unchanged >= opt.settle_rounds && det.h < opt.h_settle &&
-          k > opt.patience && !crossing_ahead(k, opt.iter_per_round)) {
-        res.converged = res.settled = true;
-        break;
-      }
-      rho *= opt.rho_mult;
-    }
+    optimizer.run_hard();
   } else {
-    long steps = 0;
-    const bool stop = run(opt.soft_iter, opt.lambda2, false, 1, &steps);
-    res.steps = steps;
-    if (stop) {
-      res.interrupted = true;
-    } else {
-      kernel->evaluate(theta, weight, nullptr, opt.lambda2, false, nullptr,
-                       nullptr, &det);
-      const bool dag = read_round_edges();
-      res.trace.push_back(RoundRecord{1, std::numeric_limits<double>::quiet_NaN(), det.h,
-                                      det.objective, n_edges, seconds_since(t_start),
-                                      res.skipped, steps, dag, true});
-      res.converged = true;
-    }
+    optimizer.run_soft();
   }
-  res.final_value = det;
-  res.theta.assign(theta, theta + m);
-  res.weight.assign(weight, weight + m);
+  optimizer.finish();
   return res;
 }
 

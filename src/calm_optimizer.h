@@ -24,44 +24,47 @@
 
 namespace calm {
 
+// Every field is set from calm_control() by calm_options() in
+// src/rcpp_calm.cpp: the struct deliberately has no defaults of its own, so
+// that calm_control() is the single source of them (a default written here
+// too would drift). The fields are documented in R/control.R.
 struct CalmOptions {
   GateParams gate;
-  Score score = Score::likelihood;
-  Acyclicity acyclicity = Acyclicity::poly;
-  bool hard = true;
-  double lambda1 = 0.005;
-  double rho_init = 1e-5;
-  double rho_mult = 3.0;
-  long iter_per_round = 40000;
-  int max_rounds = 30;
-  double h_tol = 1e-8;
-  double lr = 1e-3;
-  double lambda2 = 0.1;
-  long soft_iter = 40000;
-  double init_scale = 1e-3;
-  double threshold = 0.5;         // gate threshold for edges
-  double weight_threshold = 0.1;  // |B| threshold for the tanh gate
-  bool simd = true;
-  std::uint64_t seed = 1;
-  double tick_seconds = 0.25;     // how often the tick callback runs
+  Score score;
+  Acyclicity acyclicity;
+  bool hard;  // constraint = "hard" (quadratic-penalty schedule) or "soft"
+  double lambda1;
+  double rho_init;
+  double rho_mult;
+  long iter_per_round;
+  int max_rounds;
+  double h_tol;
+  double lr;
+  double lambda2;
+  long soft_iter;
+  double init_scale;
+  double threshold;         // gate threshold for edges
+  double weight_threshold;  // |B| threshold for the tanh gate
+  bool simd;
+  std::uint64_t seed;
+  double tick_seconds;      // how often the tick callback runs
   // Round-end checks: every check_every steps the objective and h at the
   // deterministic gate are evaluated (no gradient) and the edge set is read.
-  // With early_stop, a round of the hard constraint may end at a check; the
-  // rule (edge set, drift towards the threshold, objective, h) is round_done
-  // in calm_optimizer.cpp. calm_control() turns early_stop on by default.
-  long check_every = 1000;
-  bool early_stop = false;
-  int patience = 5;
-  double stop_tol = 1e-4;
-  bool record_checks = false;     // keep every check in CalmResult::checks
+  // With early_stop, a round of the hard constraint may end at a check by
+  // the rule of EarlyStop (src/early_stop.h).
+  long check_every;
+  bool early_stop;
+  int patience;
+  double stop_tol;
+  bool record_checks;       // keep every check in CalmResult::checks
   // Settling (with early_stop): the schedule also ends, converged, after a
   // round at whose end the edge set is acyclic and the same as at the end of
   // the last settle_rounds rounds, h is below h_settle, and no gate
   // parameter, drifting on as over the round's last patience checks, would
   // cross the edge threshold within another iter_per_round steps.
   // settle_rounds = 0 turns it off.
-  int settle_rounds = 0;
-  double h_settle = 1e-6;
+  int settle_rounds;
+  double h_settle;
 };
 
 // The free entries (moral-graph edges, both directions) grouped in blocks of

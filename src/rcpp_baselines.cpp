@@ -13,14 +13,11 @@
 
 #include "golem.h"
 #include "notears.h"
+#include "rcpp_interrupt.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
 namespace {
-
-void check_interrupt_fn(void* /*data*/) { R_CheckUserInterrupt(); }
-
-bool interrupt_pending() { return R_ToplevelExec(check_interrupt_fn, nullptr) == FALSE; }
 
 // State shared by the two C callbacks lbfgsb() needs. The objective returns
 // value and gradient together, so the last point is cached for gr().
@@ -49,7 +46,7 @@ struct LbfgsbContext {
     for (int k = 0; k < n; ++k) {
       if (!std::isfinite(g(k))) g(k) = 0.0;
     }
-    if (evaluations % 50 == 0 && interrupt_pending()) {
+    if (evaluations % 50 == 0 && calm_glue::user_interrupted()) {
       interrupted = true;
       g.setZero(n);
     }
@@ -134,7 +131,7 @@ Rcpp::List cpp_golem_nv(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Ei
       fn(static_cast<double>(r.iter), r.objective, r.h, r.edges);
     };
   }
-  std::function<bool()> interrupt = interrupt_pending;
+  std::function<bool()> interrupt = calm_glue::user_interrupted;
   calm::GolemNvResult res = calm::golem_nv_fit(S, B_init, opt, interrupt, on_trace);
   if (res.interrupted) throw Rcpp::internal::InterruptedException();
   const std::size_t m = res.trace.size();

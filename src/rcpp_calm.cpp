@@ -13,14 +13,12 @@
 
 #include "calm_optimizer.h"
 #include "calm_score.h"
+#include "early_stop.h"
+#include "rcpp_interrupt.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
 namespace {
-
-void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
-
-bool user_interrupted() { return R_ToplevelExec(check_interrupt_fn, nullptr) == FALSE; }
 
 calm::Gate parse_gate(const std::string& s) {
   if (s == "gumbel") return calm::Gate::gumbel;
@@ -41,53 +39,98 @@ calm::Acyclicity parse_acyclicity(const std::string& s) {
   Rcpp::stop("unknown acyclicity function '%s'", s);
 }
 
-double num(const Rcpp::List& l, const char* name) { return Rcpp::as<double>(l[name]); }
+// The one place the validated calm_control() list becomes CalmOptions. Each
+// control field the optimizer reads has a row here: its name, how to store
+// it and how to read it back (for cpp_calm_options(), which the tests use to
+// check that every field arrives). A field missing from the list is an
+// error, never a silent default.
+struct ControlField {
+  const char* name;
+  void (*set)(calm::CalmOptions&, SEXP);
+  SEXP (*get)(const calm::CalmOptions&);
+};
 
-calm::GateParams gate_params(const Rcpp::List& control, const std::string& gate) {
-  calm::GateParams g;
-  g.type = parse_gate(gate);
-  g.tau = num(control, "tau");
-  g.stg_sigma = num(control, "stg_sigma");
-  g.stg_init = num(control, "stg_init");
-  g.tanh_c = num(control, "tanh_c");
-  return g;
-}
+#define CALM_NUM_FIELD(NAME, MEMBER, TYPE)                                          \
+  ControlField {                                                                    \
+    NAME, [](calm::CalmOptions& o, SEXP v) { o.MEMBER = static_cast<TYPE>(Rcpp::as<double>(v)); }, \
+        [](const calm::CalmOptions& o) -> SEXP { return Rcpp::wrap(static_cast<double>(o.MEMBER)); } \
+  }
+#define CALM_BOOL_FIELD(NAME, MEMBER)                                               \
+  ControlField {                                                                    \
+    NAME, [](calm::CalmOptions& o, SEXP v) { o.MEMBER = Rcpp::as<bool>(v); },       \
+        [](const calm::CalmOptions& o) -> SEXP { return Rcpp::wrap(o.MEMBER); }     \
+  }
 
-// What the kernel needs: gate, score, acyclicity function, lambda1, simd.
-calm::CalmOptions kernel_options(const Rcpp::List& control, const std::string& gate,
-                                 const std::string& score) {
-  calm::CalmOptions o;
-  o.gate = gate_params(control, gate);
-  o.score = parse_score(score);
-  o.acyclicity = parse_acyclicity(Rcpp::as<std::string>(control["acyclicity"]));
-  o.lambda1 = num(control, "lambda1");
-  o.simd = Rcpp::as<bool>(control["simd"]);
-  return o;
+const ControlField kControlFields[] = {
+    CALM_NUM_FIELD("lambda1", lambda1, double),
+    CALM_NUM_FIELD("tau", gate.tau, double),
+    CALM_NUM_FIELD("rho_init", rho_init, double),
+    CALM_NUM_FIELD("rho_mult", rho_mult, double),
+    CALM_NUM_FIELD("iter_per_round", iter_per_round, long),
+    CALM_NUM_FIELD("max_rounds", max_rounds, int),
+    CALM_NUM_FIELD("h_tol", h_tol, double),
+    CALM_NUM_FIELD("lr", lr, double),
+    CALM_NUM_FIELD("threshold", threshold, double),
+    CALM_NUM_FIELD("lambda2", lambda2, double),
+    CALM_NUM_FIELD("soft_iter", soft_iter, long),
+    CALM_NUM_FIELD("init_scale", init_scale, double),
+    CALM_NUM_FIELD("stg_sigma", gate.stg_sigma, double),
+    CALM_NUM_FIELD("stg_init", gate.stg_init, double),
+    CALM_NUM_FIELD("tanh_c", gate.tanh_c, double),
+    CALM_NUM_FIELD("weight_threshold", weight_threshold, double),
+    ControlField{"acyclicity",
+                 [](calm::CalmOptions& o, SEXP v) {
+                   o.acyclicity = parse_acyclicity(Rcpp::as<std::string>(v));
+                 },
+                 [](const calm::CalmOptions& o) -> SEXP {
+                   return Rcpp::wrap(std::string(o.acyclicity == calm::Acyclicity::poly ? "poly"
+                                                                                       : "exp"));
+                 }},
+    CALM_BOOL_FIELD("simd", simd),
+    CALM_BOOL_FIELD("early_stop", early_stop),
+    CALM_NUM_FIELD("check_every", check_every, long),
+    CALM_NUM_FIELD("patience", patience, int),
+    CALM_NUM_FIELD("stop_tol", stop_tol, double),
+    CALM_NUM_FIELD("settle_rounds", settle_rounds, int),
+    CALM_NUM_FIELD("h_settle", h_settle, double),
+};
+
+#undef CALM_NUM_FIELD
+#undef CALM_BOOL_FIELD
+
+// calm_control() fields used only in R: those of the refinement, named
+// refine_*. Every other field must have a row in kControlFields, so that a
+// new optimizer field cannot be forgotten here.
+bool is_r_field(const std::string& name) { return name.rfind("refine_", 0) == 0; }
+
+bool is_cpp_field(const std::string& name) {
+  for (const ControlField& f : kControlFields)
+    if (name == f.name) return true;
+  return false;
 }
 
 calm::CalmOptions calm_options(const Rcpp::List& control, const std::string& gate,
                                const std::string& score, const std::string& constraint,
                                double seed) {
-  calm::CalmOptions o = kernel_options(control, gate, score);
+  const Rcpp::CharacterVector given = control.names();
+  for (R_xlen_t i = 0; i < given.size(); ++i) {
+    const std::string nm = Rcpp::as<std::string>(given[i]);
+    if (!is_cpp_field(nm) && !is_r_field(nm))
+      Rcpp::stop("control field '%s' is read by neither the optimizer nor R: add it to "
+                 "kControlFields in src/rcpp_calm.cpp (or name it refine_* if only R reads it)", nm);
+  }
+  calm::CalmOptions o{};
+  for (const ControlField& f : kControlFields) {
+    if (!control.containsElementNamed(f.name))
+      Rcpp::stop("control field '%s' is missing: pass the result of calm_control()", f.name);
+    f.set(o, control[f.name]);
+  }
+  o.gate.type = parse_gate(gate);
+  o.score = parse_score(score);
   o.hard = constraint == "hard";
-  o.rho_init = num(control, "rho_init");
-  o.rho_mult = num(control, "rho_mult");
-  o.iter_per_round = static_cast<long>(num(control, "iter_per_round"));
-  o.max_rounds = static_cast<int>(num(control, "max_rounds"));
-  o.h_tol = num(control, "h_tol");
-  o.lr = num(control, "lr");
-  o.lambda2 = num(control, "lambda2");
-  o.soft_iter = static_cast<long>(num(control, "soft_iter"));
-  o.init_scale = num(control, "init_scale");
-  o.threshold = num(control, "threshold");
-  o.weight_threshold = num(control, "weight_threshold");
-  o.early_stop = Rcpp::as<bool>(control["early_stop"]);
-  o.check_every = static_cast<long>(num(control, "check_every"));
-  o.patience = static_cast<int>(num(control, "patience"));
-  o.stop_tol = num(control, "stop_tol");
-  o.settle_rounds = static_cast<int>(num(control, "settle_rounds"));
-  o.h_settle = num(control, "h_settle");
   o.seed = static_cast<std::uint64_t>(seed);
+  o.tick_seconds = 0.25;
+  o.record_checks = false;
   return o;
 }
 
@@ -98,6 +141,54 @@ Rcpp::NumericMatrix entry_matrix(const calm::Problem& pb, const std::vector<doub
   std::fill(out.begin(), out.end(), fill);
   for (int e = 0; e < pb.m(); ++e) out(pb.from[e], pb.to[e]) = v[e];
   return out;
+}
+
+// The per-round trace as a list of columns.
+Rcpp::List trace_list(const std::vector<calm::RoundRecord>& trace) {
+  const std::size_t nr = trace.size();
+  Rcpp::IntegerVector t_round(nr), t_edges(nr);
+  Rcpp::NumericVector t_rho(nr), t_h(nr), t_obj(nr), t_sec(nr), t_skip(nr), t_steps(nr);
+  Rcpp::LogicalVector t_dag(nr), t_changed(nr);
+  for (std::size_t i = 0; i < nr; ++i) {
+    const calm::RoundRecord& r = trace[i];
+    t_round[i] = r.round;
+    t_rho[i] = std::isnan(r.rho) ? NA_REAL : r.rho;
+    t_h[i] = r.h;
+    t_obj[i] = r.objective;
+    t_edges[i] = r.edges;
+    t_sec[i] = r.seconds;
+    t_skip[i] = static_cast<double>(r.skipped);
+    t_steps[i] = static_cast<double>(r.steps);
+    t_dag[i] = r.dag;
+    t_changed[i] = r.edges_changed;
+  }
+  return Rcpp::List::create(
+      Rcpp::Named("round") = t_round, Rcpp::Named("rho") = t_rho, Rcpp::Named("h") = t_h,
+      Rcpp::Named("objective") = t_obj, Rcpp::Named("edges") = t_edges,
+      Rcpp::Named("seconds") = t_sec, Rcpp::Named("skipped") = t_skip,
+      Rcpp::Named("steps") = t_steps, Rcpp::Named("dag") = t_dag,
+      Rcpp::Named("changed") = t_changed);
+}
+
+// The round-end checks (with record_checks) as a list of columns.
+Rcpp::List checks_list(const std::vector<calm::CheckRecord>& checks) {
+  const std::size_t nc = checks.size();
+  Rcpp::IntegerVector c_round(nc), c_edges(nc);
+  Rcpp::NumericVector c_iter(nc), c_obj(nc), c_h(nc);
+  Rcpp::LogicalVector c_changed(nc);
+  for (std::size_t i = 0; i < nc; ++i) {
+    const calm::CheckRecord& c = checks[i];
+    c_round[i] = c.round;
+    c_iter[i] = static_cast<double>(c.iter);
+    c_obj[i] = c.objective;
+    c_h[i] = c.h;
+    c_edges[i] = c.edges;
+    c_changed[i] = c.edges_changed;
+  }
+  return Rcpp::List::create(
+      Rcpp::Named("round") = c_round, Rcpp::Named("iter") = c_iter,
+      Rcpp::Named("objective") = c_obj, Rcpp::Named("h") = c_h,
+      Rcpp::Named("edges") = c_edges, Rcpp::Named("edges_changed") = c_changed);
 }
 
 }  // namespace
@@ -115,7 +206,7 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
   Rcpp::Function progress_fn = has_progress ? Rcpp::Function(progress.get())
                                             : Rcpp::Function("identity");
   calm::TickFn tick = [&](const calm::Progress& p) {
-    if (user_interrupted()) return true;
+    if (calm_glue::user_interrupted()) return true;
     if (has_progress)
       progress_fn(p.round, static_cast<double>(p.iter), static_cast<double>(p.iter_total), p.rho,
                   p.h);
@@ -134,36 +225,6 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
     edge[e] = calm::is_edge(opt.gate, res.theta[e], res.weight[e], opt.threshold,
                             opt.weight_threshold);
   }
-  const std::size_t nr = res.trace.size();
-  Rcpp::IntegerVector t_round(nr), t_edges(nr);
-  Rcpp::NumericVector t_rho(nr), t_h(nr), t_obj(nr), t_sec(nr), t_skip(nr), t_steps(nr);
-  Rcpp::LogicalVector t_dag(nr), t_changed(nr);
-  for (std::size_t i = 0; i < nr; ++i) {
-    const calm::RoundRecord& r = res.trace[i];
-    t_round[i] = r.round;
-    t_rho[i] = std::isnan(r.rho) ? NA_REAL : r.rho;
-    t_h[i] = r.h;
-    t_obj[i] = r.objective;
-    t_edges[i] = r.edges;
-    t_sec[i] = r.seconds;
-    t_skip[i] = static_cast<double>(r.skipped);
-    t_steps[i] = static_cast<double>(r.steps);
-    t_dag[i] = r.dag;
-    t_changed[i] = r.edges_changed;
-  }
-  const std::size_t nc = res.checks.size();
-  Rcpp::IntegerVector c_round(nc), c_edges(nc);
-  Rcpp::NumericVector c_iter(nc), c_obj(nc), c_h(nc);
-  Rcpp::LogicalVector c_changed(nc);
-  for (std::size_t i = 0; i < nc; ++i) {
-    const calm::CheckRecord& c = res.checks[i];
-    c_round[i] = c.round;
-    c_iter[i] = static_cast<double>(c.iter);
-    c_obj[i] = c.objective;
-    c_h[i] = c.h;
-    c_edges[i] = c.edges;
-    c_changed[i] = c.edges_changed;
-  }
   Rcpp::IntegerVector block_sizes(pb.n_blocks());
   for (int b = 0; b < pb.n_blocks(); ++b) block_sizes[b] = pb.node_ptr[b + 1] - pb.node_ptr[b];
   const bool has_theta = calm::gate_has_theta(opt.gate);
@@ -175,16 +236,8 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
                                              : R_NilValue,
       Rcpp::Named("B_raw") = entry_matrix(pb, b_raw, 0.0),
       Rcpp::Named("edges") = entry_matrix(pb, edge, 0.0),
-      Rcpp::Named("trace") = Rcpp::List::create(
-          Rcpp::Named("round") = t_round, Rcpp::Named("rho") = t_rho, Rcpp::Named("h") = t_h,
-          Rcpp::Named("objective") = t_obj, Rcpp::Named("edges") = t_edges,
-          Rcpp::Named("seconds") = t_sec, Rcpp::Named("skipped") = t_skip,
-          Rcpp::Named("steps") = t_steps, Rcpp::Named("dag") = t_dag,
-          Rcpp::Named("changed") = t_changed),
-      Rcpp::Named("checks") = Rcpp::List::create(
-          Rcpp::Named("round") = c_round, Rcpp::Named("iter") = c_iter,
-          Rcpp::Named("objective") = c_obj, Rcpp::Named("h") = c_h,
-          Rcpp::Named("edges") = c_edges, Rcpp::Named("edges_changed") = c_changed),
+      Rcpp::Named("trace") = trace_list(res.trace),
+      Rcpp::Named("checks") = checks_list(res.checks),
       Rcpp::Named("steps") = static_cast<double>(res.steps),
       Rcpp::Named("converged") = res.converged, Rcpp::Named("settled") = res.settled,
       Rcpp::Named("skipped") = static_cast<double>(res.skipped),
@@ -207,7 +260,7 @@ Rcpp::List cpp_calm_objective(const Eigen::Map<Eigen::MatrixXd> sigma,
                               const Rcpp::Nullable<Rcpp::NumericMatrix> noise,
                               const Rcpp::List control, const std::string gate,
                               const std::string score, const double coef, const bool quadratic) {
-  const calm::CalmOptions opt = kernel_options(control, gate, score);
+  const calm::CalmOptions opt = calm_options(control, gate, score, "hard", 1);
   const Eigen::MatrixXd sig = sigma, msk = mask;
   const calm::Problem pb = calm::build_problem(msk);
   const calm::KernelSetup ks = calm::kernel_setup(pb, sig, opt);
@@ -238,6 +291,47 @@ Rcpp::List cpp_calm_objective(const Eigen::Map<Eigen::MatrixXd> sigma,
       Rcpp::Named("grad_theta") = entry_matrix(pb, gt, 0.0),
       Rcpp::Named("grad_weight") = entry_matrix(pb, gw, 0.0),
       Rcpp::Named("isa") = std::string(kernel->isa()));
+}
+
+// The options the optimizer would run with, read back field by field: the
+// test that every calm_control() field reaches C++.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List cpp_calm_options(const Rcpp::List control, const std::string gate,
+                            const std::string score, const std::string constraint,
+                            const double seed) {
+  const calm::CalmOptions o = calm_options(control, gate, score, constraint, seed);
+  Rcpp::List out;
+  for (const ControlField& f : kControlFields) out[f.name] = f.get(o);
+  out["hard"] = o.hard;
+  out["seed"] = static_cast<double>(o.seed);
+  return out;
+}
+
+// The early-stopping rule on a given sequence of round-end checks, for its
+// unit tests: after check k (column k of margin), whether the round would
+// end with remaining[k] steps left, and whether an entry is about to cross.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List cpp_early_stop_trial(const Rcpp::NumericVector objective, const Rcpp::NumericVector h,
+                                const Rcpp::LogicalVector changed,
+                                const Rcpp::NumericMatrix margin,
+                                const Rcpp::NumericVector remaining, const int patience,
+                                const double check_every, const double stop_tol,
+                                const double h_tol) {
+  const int k = objective.size();
+  calm::EarlyStop rule(calm::EarlyStopParams{patience, static_cast<long>(check_every), stop_tol,
+                                             h_tol},
+                       margin.nrow());
+  rule.start_round();
+  Rcpp::LogicalVector done(k), crossing(k);
+  std::vector<double> mg(margin.nrow());
+  for (int i = 0; i < k; ++i) {
+    for (int e = 0; e < margin.nrow(); ++e) mg[e] = margin(e, i);
+    rule.record(objective[i], h[i], changed[i] == TRUE, mg);
+    const long rem = static_cast<long>(remaining[i]);
+    done[i] = rule.round_done(rem);
+    crossing[i] = rule.crossing_ahead(rem);
+  }
+  return Rcpp::List::create(Rcpp::Named("done") = done, Rcpp::Named("crossing") = crossing);
 }
 
 // Reference (dense) score and gradient.

@@ -6,18 +6,11 @@
 #include <limits>
 
 #include "iamb.h"
+#include "rcpp_interrupt.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
 namespace {
-
-void check_interrupt_fn(void*) { R_CheckUserInterrupt(); }
-
-// True when the user pressed Ctrl-C. R_ToplevelExec catches the longjmp, so
-// the C++ core can unwind normally before the glue signals the interrupt.
-bool user_interrupted() {
-  return R_ToplevelExec(check_interrupt_fn, nullptr) == FALSE;
-}
 
 calm::CiTest make_test(double n, double alpha, double zero_tol) {
   calm::CiTest test;
@@ -44,7 +37,7 @@ Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alp
       for (int i = 0; i < k.nrow(); ++i) options.keep(i, j) = k(i, j) != 0;
   }
   const Eigen::MatrixXd c = corr;
-  calm::IambResult res = calm::iamb_all(c, options, user_interrupted);
+  calm::IambResult res = calm::iamb_all(c, options, calm_glue::user_interrupted);
   if (res.interrupted) throw Rcpp::internal::InterruptedException();
 
   const int d = static_cast<int>(c.rows());

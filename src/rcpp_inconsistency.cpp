@@ -6,16 +6,11 @@
 #include <Rinternals.h>
 
 #include "permutations.h"
+#include "rcpp_interrupt.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
 namespace {
-void check_interrupt_fn(void* /*data*/) { R_CheckUserInterrupt(); }
-
-// True when the user asked to interrupt; R's longjmp is caught by
-// R_ToplevelExec so the C++ core can unwind normally.
-bool interrupt_pending() { return R_ToplevelExec(check_interrupt_fn, nullptr) == FALSE; }
-
 Rcpp::IntegerVector one_based(const std::vector<int>& v) {
   Rcpp::IntegerVector out(v.size());
   for (std::size_t k = 0; k < v.size(); ++k) out[k] = v[k] + 1;
@@ -27,7 +22,7 @@ Rcpp::IntegerVector one_based(const std::vector<int>& v) {
 Rcpp::List cpp_order_search(const Eigen::Map<Eigen::MatrixXd> sigma, double l1_threshold,
                             double zero_tol) {
   calm::SubsetRegressions reg(sigma, zero_tol);
-  std::function<bool()> interrupt = interrupt_pending;
+  std::function<bool()> interrupt = calm_glue::user_interrupted;
   calm::OrderSearchResult res = calm::search_orders(reg, l1_threshold, interrupt);
   if (res.interrupted) throw Rcpp::internal::InterruptedException();
   return Rcpp::List::create(

@@ -5,6 +5,7 @@
 # As another user: everything from CRAN into the user's library.
 # Idempotent: what is already installed is skipped.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 DEB_PKGS="r-cran-rcpp r-cran-rcppeigen r-cran-igraph r-cran-cli r-cran-future
 r-cran-future.apply r-cran-progressr r-cran-knitr r-cran-rmarkdown r-cran-roxygen2
@@ -25,7 +26,7 @@ if ! have_all_r $CORE || ! command -v pandoc >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $DEB_PKGS >/dev/null
   else
     echo "== installing R packages from CRAN (not root: no apt-get)"
-    Rscript -e 'options(repos = c(CRAN = "https://cloud.r-project.org")); p <- c("Rcpp","RcppEigen","igraph","cli","future","future.apply","progressr","knitr","rmarkdown","roxygen2","withr","testthat","BiocManager"); p <- p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)]; if (length(p)) install.packages(p); if (!requireNamespace("graph", quietly = TRUE)) BiocManager::install(c("graph", "RBGL"), update = FALSE, ask = FALSE)'
+    Rscript -e 'source("tools/repos.R"); p <- c("Rcpp","RcppEigen","igraph","cli","future","future.apply","progressr","knitr","rmarkdown","roxygen2","withr","testthat","BiocManager"); p <- p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)]; if (length(p)) install.packages(p); if (!requireNamespace("graph", quietly = TRUE)) BiocManager::install(c("graph", "RBGL"), update = FALSE, ask = FALSE)'
   fi
 fi
 
@@ -80,15 +81,15 @@ Rscript -e 'cat("R uses BLAS:", extSoftVersion()[["BLAS"]], "\n"); cat("R uses L
 # conflicts with the machine's Node.js and whose CRAN build downloads a binary;
 # calm reads and writes dagitty's text format itself.)
 Rscript - <<'RS'
-options(repos = c(CRAN = "https://cloud.r-project.org"), Ncpus = 2L)
+source("tools/repos.R")
+options(Ncpus = 2L)
 need <- function(p) !requireNamespace(p, quietly = TRUE)
 try_install <- function(expr) tryCatch(expr, error = function(e) message("install failed: ", conditionMessage(e)))
 if (need("pcalg")) try_install(install.packages("pcalg", quiet = TRUE))
 if (need("bnlearn")) {
   try_install(install.packages("bnlearn", quiet = TRUE))
   if (need("bnlearn")) try_install(install.packages(
-    "https://cloud.r-project.org/src/contrib/Archive/bnlearn/bnlearn_4.9.tar.gz",
-    repos = NULL, type = "source", quiet = TRUE))
+    cran_archive_url("bnlearn", "4.9"), repos = NULL, type = "source", quiet = TRUE))
 }
 for (p in c("pcalg", "bnlearn"))
   message(sprintf("%-8s %s", p, if (need(p)) "NOT available (its tests will skip)" else "available"))

@@ -57,7 +57,7 @@ if [ -z "$lib" ]; then
   fi
 fi
 
-# A small fit with a short schedule (calm() when the package has it), the
+# A small fit with a short schedule, the
 # baselines, the moral graph estimators and the graph algorithms.
 cat >"$work/small.R" <<'EOF'
 library(calm)
@@ -66,23 +66,19 @@ sem <- simulate_sem(12, k = 2, n = 300)
 mg <- estimate_moral_graph(sem$x)
 mg_p <- estimate_moral_graph(cov = sem$sigma, method = "precision")
 mg_c <- estimate_moral_graph(cov = sem$sigma, n = 300, max_size = 3)
-if (exists("calm", envir = asNamespace("calm"), inherits = FALSE)) {
-  fit <- calm(sem$x, iter_per_round = 300, max_rounds = 3, verbose = FALSE)
-  fit_stg <- calm(cov = sem$sigma, moral = mg_p, gate = "stg", iter_per_round = 200,
-                  max_rounds = 2, verbose = FALSE)
-  fit_soft <- calm(cov = sem$sigma, moral = "none", constraint = "soft",
-                   soft_iter = 300, verbose = FALSE)
-  print(compare_graphs(fit, sem$B))
-}
+fit <- calm(sem$x, iter_per_round = 300, max_rounds = 3, verbose = FALSE)
+fit_stg <- calm(cov = sem$sigma, moral = mg_p, gate = "stg", iter_per_round = 200,
+                max_rounds = 2, verbose = FALSE)
+fit_soft <- calm(cov = sem$sigma, moral = "none", constraint = "soft",
+                 soft_iter = 300, verbose = FALSE)
+print(compare_graphs(fit, sem$B))
 # the baselines and the order search, through their Rcpp glue (which the
 # sanitizer drivers do not cover: notears_linear() calls R's L-BFGS-B)
-if (exists("golem_nv", envir = asNamespace("calm"), inherits = FALSE)) {
-  g <- golem_nv(sem$x, iter = 500, trace_every = 100)
-  nt <- suppressWarnings(notears_linear(cov = sem$sigma, max_iter = 3))
-  l1 <- l1_inconsistency(n_graphs = 2, d = 5, seed = 1)
-  rd <- regression_dag(sem$sigma, rev(seq_len(12)))
-  print(l1$summary)
-}
+g <- golem_nv(sem$x, iter = 500, trace_every = 100)
+nt <- suppressWarnings(notears_linear(cov = sem$sigma, max_iter = 3))
+l1 <- l1_inconsistency(n_graphs = 2, d = 5, seed = 1)
+rd <- regression_dag(sem$sigma, rev(seq_len(12)))
+print(l1$summary)
 cp <- dag_to_cpdag(sem$B)
 print(shd_cpdag(cp, sem$B))
 print(skeleton_metrics(mg, moral_graph(sem$B)))

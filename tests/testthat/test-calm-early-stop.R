@@ -164,3 +164,55 @@ test_that("settling is part of early stopping: off with the paper's schedule", {
                                 verbose = FALSE, control = es_control(soft_iter = 3000)))
   expect_identical(soft$stop, "steps")
 })
+
+# The rule on its own (EarlyStop in src/early_stop.cpp), on made-up checks:
+# patience 2, a check every 10 steps, one entry.
+es_trial <- function(objective, h, changed = FALSE, margin = 1, remaining = 1000,
+                     stop_tol = 1e-4, h_tol = 1e-8) {
+  k <- length(objective)
+  calm:::cpp_early_stop_trial(objective, h, rep_len(changed, k),
+                              matrix(rep_len(margin, k), nrow = 1), rep_len(remaining, k),
+                              patience = 2L, check_every = 10, stop_tol = stop_tol,
+                              h_tol = h_tol)
+}
+
+test_that("the early-stopping rule waits for patience + 1 checks", {
+  r <- es_trial(rep(1, 4), rep(1e-9, 4))
+  expect_identical(r$done, c(FALSE, FALSE, TRUE, TRUE))
+})
+
+test_that("the rule ends a round at once when h is below h_tol and nothing moves", {
+  expect_true(es_trial(c(3, 2, 1), rep(1e-9, 3))$done[3])
+})
+
+test_that("a change of the edge set within the last patience checks keeps the round going", {
+  expect_false(es_trial(rep(1, 3), rep(1e-9, 3), changed = c(FALSE, TRUE, FALSE))$done[3])
+  expect_true(es_trial(rep(1, 4), rep(1e-9, 4), changed = c(TRUE, FALSE, FALSE, FALSE))$done[4])
+})
+
+test_that("a falling objective keeps the round going while h is above h_tol", {
+  expect_false(es_trial(c(3, 2, 1), rep(1e-3, 3))$done[3])
+  # flat objective, h flat: h will not reach h_tol in the round, so it ends
+  expect_true(es_trial(c(1, 1, 1), rep(1e-3, 3))$done[3])
+})
+
+test_that("h falling fast enough to reach h_tol within the round keeps it going", {
+  # log h falls by 2 per check (0.2 per step); 1000 steps left reach 1e-8
+  h <- exp(c(-2, -4, -6))
+  expect_false(es_trial(c(1, 1, 1), h, remaining = 1000)$done[3])
+  expect_true(es_trial(c(1, 1, 1), h, remaining = 10)$done[3])
+})
+
+test_that("a gate drifting towards its threshold keeps the round going", {
+  # margin falls by 0.1 per check (0.01 per step): crosses zero within 1000 steps
+  r <- es_trial(c(1, 1, 1), rep(1e-9, 3), margin = c(0.3, 0.2, 0.1), remaining = 1000)
+  expect_true(r$crossing[3])
+  expect_false(r$done[3])
+  r <- es_trial(c(1, 1, 1), rep(1e-9, 3), margin = c(0.3, 0.2, 0.1), remaining = 5)
+  expect_false(r$crossing[3])
+  expect_true(r$done[3])
+})
+
+test_that("a non-finite objective never ends a round", {
+  expect_false(es_trial(c(1, 1, NaN), rep(1e-9, 3))$done[3])
+})

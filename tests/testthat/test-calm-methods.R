@@ -8,21 +8,24 @@ methods_fit <- function() {
                              iter_per_round = 5000, max_rounds = 40, verbose = FALSE))
 }
 
+# The printed text is compared with stored snapshots. Elapsed times are set to
+# zero first; the numbers depend on the kernel build, hence one snapshot
+# variant per build.
+timeless <- function(f) {
+  f$time <- 0
+  f$trace$seconds <- 0
+  f
+}
+
 test_that("print describes the fit", {
-  f <- methods_fit()$fit
+  f <- timeless(methods_fit()$fit)
   out <- capture.output(res <- print(f))
   expect_identical(res, f)
-  expect_match(out[1], "CALM \\(gumbel gate, likelihood score, hard constraint\\)")
-  expect_true(any(grepl("6 nodes", out)))
-  expect_true(any(grepl("converged( \\(graph settled\\))? after", out)))
-  # the steps of all rounds, with a thousands separator
-  steps <- format(sum(f$trace$steps), big.mark = ",", scientific = FALSE)
-  expect_true(any(grepl(paste0(" rounds, ", steps, " steps"), out, fixed = TRUE)))
-  expect_true(any(grepl("population covariance", out)))
+  expect_snapshot(print(f), variant = f$isa)
 })
 
 test_that("summary lists edges, weights and noise variances", {
-  f <- methods_fit()$fit
+  f <- timeless(methods_fit()$fit)
   s <- summary(f)
   expect_s3_class(s, "summary.calm_fit")
   expect_identical(nrow(s$edges), as.integer(sum(f$amat)))
@@ -30,9 +33,7 @@ test_that("summary lists edges, weights and noise variances", {
   k <- cbind(match(s$edges$from, rownames(f$B)), match(s$edges$to, rownames(f$B)))
   expect_equal(s$edges$weight, f$B[k])
   expect_true(all(s$edges$type %in% c("directed", "undirected")))
-  out <- capture.output(print(s))
-  expect_true(any(grepl("Noise variances", out)))
-  expect_true(any(grepl("Optimizer trace", out)))
+  expect_snapshot(print(s), variant = f$isa)
 })
 
 test_that("coef returns the refitted or raw weights", {
@@ -46,9 +47,9 @@ test_that("methods work on fits without weights or trace", {
   cp <- matrix(0, 3, 3, dimnames = list(c("a", "b", "c"), c("a", "b", "c")))
   cp["a", "b"] <- cp["b", "a"] <- 1
   f <- calm:::new_calm_fit(cp, method = "pc", is_cpdag = TRUE)
-  out <- capture.output(print(f))
-  expect_match(out[1], "PC")
-  expect_true(any(grepl("1 undirected", out)))
-  expect_output(print(summary(f)), "Edges")
+  expect_snapshot({
+    print(f)
+    print(summary(f))
+  })
   expect_error(coef(f), "`type`", class = "calm_error_argument")
 })

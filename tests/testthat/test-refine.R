@@ -195,7 +195,7 @@ test_that("up to refine_exact_max_d variables calm() ends at the exact optimum o
   for (r in 1:4) {
     set.seed(3100 + r)
     sem <- simulate_sem(9, k = 3, n = 500)
-    fit <- calm(sem$x, verbose = FALSE, control = calm_control(iter_per_round = 3000))
+    fit <- calm(sem$x, verbose = FALSE, control = calm_control(iter_per_round = 10000))
     ex <- exact_search(sem$x, lambda1 = fit$refine$lambda, moral = "none")
     expect_equal(fit$refine$score_after, ex$score, tolerance = 1e-9)
     expect_equal(as.numeric(score_dag(fit, sem$x, lambda1 = fit$refine$lambda)), ex$score,
@@ -205,7 +205,7 @@ test_that("up to refine_exact_max_d variables calm() ends at the exact optimum o
   set.seed(3105)
   sem <- simulate_sem(8, k = 2, n = 500)
   m <- moral_graph(sem$B, output = "matrix")
-  fit <- calm(sem$x, moral = m, verbose = FALSE, control = calm_control(iter_per_round = 3000))
+  fit <- calm(sem$x, moral = m, verbose = FALSE, control = calm_control(iter_per_round = 10000))
   expect_true(all(fit$amat[m == 0] == 0))
   ex <- exact_search(sem$x, lambda1 = fit$refine$lambda, moral = m)
   expect_equal(fit$refine$score_after, ex$score, tolerance = 1e-9)

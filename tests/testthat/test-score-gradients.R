@@ -4,8 +4,7 @@
 # for both kernel builds.
 
 kernel_control <- function(acyclicity = "poly", simd = TRUE) {
-  list(tau = 0.5, stg_sigma = 0.5, stg_init = 0.5, tanh_c = 15, lambda1 = 0.05,
-       acyclicity = acyclicity, simd = simd)
+  unclass(calm_control(lambda1 = 0.05, acyclicity = acyclicity, simd = simd))
 }
 
 # The objective written out in R from the definitions (dense matrices).

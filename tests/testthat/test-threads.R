@@ -32,12 +32,10 @@ test_that("no function sets or changes the future plan", {
   set.seed(1)
   sem <- simulate_sem(6, k = 1, n = 100)
   estimate_moral_graph(sem$x)
-  if ("calm" %in% getNamespaceExports("calm")) {
-    # a short schedule: its not-converged warning is beside the point here
-    suppressWarnings(
-      calm(sem$x, restarts = 2, iter_per_round = 100, max_rounds = 1, verbose = FALSE)
-    )
-  }
+  # a short schedule: its not-converged warning is beside the point here
+  suppressWarnings(
+    calm(sem$x, restarts = 2, iter_per_round = 100, max_rounds = 1, verbose = FALSE)
+  )
   expect_identical(future::plan(), before)
 })
 
@@ -64,12 +62,10 @@ test_that("results are identical with 1 and 2 BLAS / OpenMP threads", {
       cpdag = dag_to_cpdag(sem$B, output = "matrix")
     )
     blas <- list(sigma = population_cov(sem$B, sem$omega))
-    if ("calm" %in% getNamespaceExports("calm")) {
-      fit <- calm(sem$x, iter_per_round = 300, max_rounds = 2, verbose = FALSE)
-      own$calm <- list(amat = fit$amat, B_raw = fit$B_raw,
-                       trace = fit$trace[, c("h", "objective")])
-      blas$B <- fit$B
-    }
+    fit <- calm(sem$x, iter_per_round = 300, max_rounds = 2, verbose = FALSE)
+    own$calm <- list(amat = fit$amat, B_raw = fit$B_raw,
+                     trace = fit$trace[, c("h", "objective")])
+    blas$B <- fit$B
     list(own = own, blas = blas, blas_lib = extSoftVersion()[["BLAS"]])
   }
   threads <- function(k) {
@@ -85,7 +81,6 @@ test_that("results are identical with 1 and 2 BLAS / OpenMP threads", {
 test_that("calm() restarts give the same fit under any future plan", {
   skip_on_cran()
   skip_if_not_installed("future")
-  if (!"calm" %in% getNamespaceExports("calm")) skip("calm() is not in this version of the package")
   fit_with <- function(...) {
     old <- future::plan(...)
     on.exit(future::plan(old), add = TRUE)
@@ -119,9 +114,7 @@ test_that("the package starts no threads while it computes", {
       estimate_moral_graph(sem$x)
       estimate_moral_graph(cov = sem$sigma, method = "precision")
       moral_graph(sem$B)
-      if ("calm" %in% getNamespaceExports("calm")) {
-        calm(sem$x, iter_per_round = 200, max_rounds = 1, verbose = FALSE)
-      }
+      calm(sem$x, iter_per_round = 200, max_rounds = 1, verbose = FALSE)
     }
     length(list.files("/proc/self/task"))
   }, args = list(signal = signal))

@@ -1,0 +1,23 @@
+# Seeded CALM fits whose continuous phase must not change from one build to
+# the next (see fixtures/make-calm-seeded.R): default control with early
+# stopping and settling exercised by short checks, and the paper's schedule
+# (early_stop = FALSE), on ER1 with 10 nodes and ER2 with 20 nodes.
+seeded_cases <- function() {
+  list(
+    a = list(d = 10, k = 1, ctrl = list(iter_per_round = 3000, check_every = 200, patience = 3)),
+    b = list(d = 10, k = 1, ctrl = list(iter_per_round = 1500, early_stop = FALSE, max_rounds = 12)),
+    c = list(d = 20, k = 2, ctrl = list(iter_per_round = 3000, check_every = 250, max_rounds = 25)),
+    d = list(d = 20, k = 2, ctrl = list(iter_per_round = 1000, early_stop = FALSE, max_rounds = 10))
+  )
+}
+
+seeded_fits <- function() {
+  lapply(seeded_cases(), function(cs) {
+    set.seed(42)
+    sem <- simulate_sem(cs$d, k = cs$k, n = 500)
+    f <- suppressWarnings(do.call(calm, c(list(sem$x, refine = "none", verbose = FALSE), cs$ctrl)))
+    f$trace$seconds <- NULL
+    list(isa = f$isa, B = f$B, B_raw = f$B_raw, trace = f$trace, objective = f$objective,
+         h = f$h, seed = f$seed)
+  })
+}
