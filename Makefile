@@ -9,7 +9,7 @@ PKG := calm
 VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
-.PHONY: deps demo test check install document bench clean
+.PHONY: deps demo test check install document bench clean readme
 
 deps:
 	bash tools/install-deps.sh
@@ -22,6 +22,11 @@ install: deps
 
 demo: install
 	$(RSCRIPT) inst/examples/demo.R
+
+# README.md is rendered from README.Rmd by knitr (no pandoc), with the
+# installed calm, so its example output cannot drift from the package.
+readme: install
+	$(RSCRIPT) -e 'knitr::knit("README.Rmd", "README.md", quiet = TRUE)'
 
 $(TARBALL): deps
 	$(R) CMD build .

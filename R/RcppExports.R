@@ -49,8 +49,8 @@ cpp_calm_step_time <- function(sigma, mask, control, gate, score, seed, steps) {
     .Call(`_calm_cpp_calm_step_time`, sigma, mask, control, gate, score, seed, steps)
 }
 
-cpp_exact_search <- function(cov, allowed, lambda, max_bytes) {
-    .Call(`_calm_cpp_exact_search`, cov, allowed, lambda, max_bytes)
+cpp_exact_search <- function(cov, allowed, lambda, max_bytes, required = NULL) {
+    .Call(`_calm_cpp_exact_search`, cov, allowed, lambda, max_bytes, required)
 }
 
 cpp_exact_search_bytes <- function(allowed) {
@@ -89,8 +89,8 @@ cpp_pdag_extension <- function(pdag) {
     .Call(`_calm_cpp_pdag_extension`, pdag)
 }
 
-cpp_iamb <- function(corr, n, alpha, zero_tol, max_size) {
-    .Call(`_calm_cpp_iamb`, corr, n, alpha, zero_tol, max_size)
+cpp_iamb <- function(corr, n, alpha, zero_tol, max_size, keep = NULL) {
+    .Call(`_calm_cpp_iamb`, corr, n, alpha, zero_tol, max_size, keep)
 }
 
 cpp_precision_support <- function(corr, n, alpha, zero_tol) {
@@ -107,6 +107,14 @@ cpp_order_search <- function(sigma, l1_threshold, zero_tol) {
 
 cpp_regression_dag <- function(sigma, order) {
     .Call(`_calm_cpp_regression_dag`, sigma, order)
+}
+
+cpp_ges_refine_knowledge <- function(cov, cpdag, lambda, allowed, required, forbidden, forward, max_moves) {
+    .Call(`_calm_cpp_ges_refine_knowledge`, cov, cpdag, lambda, allowed, required, forbidden, forward, max_moves)
+}
+
+cpp_knowledge_extension <- function(cpdag, required, forbidden) {
+    .Call(`_calm_cpp_knowledge_extension`, cpdag, required, forbidden)
 }
 
 cpp_dag_local_scores <- function(cov, adj, lambda) {

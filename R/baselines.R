@@ -106,7 +106,8 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, lambda1
     settings = list(standardize = standardize, lambda1 = lambda1, lambda2 = lambda2,
                     threshold = threshold, iter = iter, lr = lr, init = init),
     trace = trace, removed = post$removed, converged = TRUE, time = elapsed, call = call,
-    extra = list(B_unthresholded = set_node_names(res$B, r$names),
+    extra = list(data_var = data_variances(x, cov, standardize),
+                 B_unthresholded = set_node_names(res$B, r$names),
                  objective = res$objective, h = res$h)
   )
 }
@@ -197,7 +198,8 @@ notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, l
                     max_iter = max_iter, h_tol = h_tol, rho_max = rho_max, lbfgsb = ctl),
     trace = trace, removed = post$removed, converged = res$converged, time = elapsed,
     call = call,
-    extra = list(W_unthresholded = set_node_names(res$W, r$names), h = res$h, rho = res$rho,
+    extra = list(data_var = data_variances(x, cov, standardize),
+                 W_unthresholded = set_node_names(res$W, r$names), h = res$h, rho = res$rho,
                  evaluations = res$evaluations)
   )
 }

@@ -110,10 +110,21 @@
 #'   (sequentially by default); results do not depend on the plan. Progress
 #'   over restarts is signalled with progressr.
 #' @param verbose Show a progress bar for each round (its number, `rho`,
-#'   `h` after the previous round and the share of the round's steps done),
-#'   for `restarts = 1`.
+#'   `h` after the previous round and the share of the round's steps done)
+#'   for `restarts = 1`, and a progress bar over the restarts (through
+#'   progressr, with the user's handlers when set) for `restarts > 1`.
 #' @param ... Control parameters overriding those in `control`, e.g.
 #'   `calm(x, iter_per_round = 5000)`.
+#' @param alpha Significance level of IAMB's Fisher-z tests when the moral
+#'   graph is estimated with IAMB (see [estimate_moral_graph()]).
+#' @param knowledge Background knowledge: required and forbidden directed
+#'   edges and tiers, from [background_knowledge()] (or a list of its
+#'   arguments). A forbidden entry is never free; a required one is always
+#'   in the graph and outside the sparsity penalty; the refinement keeps
+#'   both. `NULL` (default): none.
+#' @param na What to do with missing values in `x`: `"fail"` (default) stops
+#'   with an error; `"complete"` uses the complete rows only and says how
+#'   many rows were dropped (the number is kept in `fit$na_dropped`).
 #' @return An object of class `calm_fit`: a list with the learned DAG
 #'   (`amat`, 0/1; `dag`, igraph with weights), its CPDAG (`cpdag`,
 #'   `cpdag_amat`), weights `B` (least-squares refit) and `B_raw` (`A * P`),
@@ -147,19 +158,28 @@
 #' @seealso [calm_control()], [compare_graphs()], [simulate_sem()]
 #' @examples
 #' set.seed(1)
-#' sem <- simulate_sem(6, k = 1)
-#' fit <- calm(cov = sem$sigma, moral = moral_graph(sem$dag),
-#'             iter_per_round = 5000, max_rounds = 40, verbose = FALSE)
+#' sem <- simulate_sem(6, k = 1, n = 500)
+#' fit <- calm(sem$x)
 #' fit
 #' compare_graphs(fit, sem$B)
+#'
+#' # background knowledge: X1 -> X2 required, nothing points into X1
+#' bk <- background_knowledge(required = data.frame(from = "X1", to = "X2"),
+#'                            tiers = list("X1", paste0("X", 2:6)))
+#' fit_bk <- calm(sem$x, knowledge = bk)
 #' @export
 calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                  gate = c("gumbel", "stg", "tanh"), constraint = c("hard", "soft"),
                  score = c("likelihood", "colide"), refine = c("ges", "none"),
-                 control = calm_control(), restarts = 1, verbose = interactive(), ...) {
+                 control = calm_control(), restarts = 1, verbose = interactive(), ...,
+                 alpha = 0.01, knowledge = NULL, na = c("fail", "complete")) {
   cl <- match.call()
   env <- environment()
   if (missing(x)) x <- NULL
+  na <- match_choice(na, c("fail", "complete"), "na", call = env)
+  alpha <- check_number(alpha, "alpha", lower = 0, upper = 1, lower_open = TRUE,
+                        upper_open = TRUE, call = env)
+  x <- complete_rows(x, na, call = env)
   check_flag(standardize, "standardize", call = env)
   gate <- match_choice(gate, c("gumbel", "stg", "tanh"), "gate", call = env)
   constraint <- match_choice(constraint, c("hard", "soft"), "constraint", call = env)
@@ -170,16 +190,26 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   ctrl <- resolve_control(control, list(...), call = env)
   cv <- resolve_covariance(x, cov, n, standardize, call = env)
   sigma <- cv$sigma
-  mo <- resolve_moral(moral, sigma, cv$n, call = env)
+  kn <- resolve_knowledge(knowledge, colnames(sigma), call = env)
+  if (!is.null(kn) && gate == "tanh" && any(kn$required != 0)) {
+    abort_arg("knowledge", "has required edges, which need a gate: use {.code gate = \"gumbel\"} or {.code \"stg\"}.",
+              call = env)
+  }
+  mo <- resolve_moral(moral, sigma, cv$n, call = env, alpha = alpha, knowledge = kn)
+  mask <- knowledge_mask(mo$mask, kn)
 
   seeds <- sample.int(.Machine$integer.max, restarts)
   t0 <- proc.time()[["elapsed"]]
-  runs <- run_restarts(seeds, sigma, mo$mask, ctrl, gate, score, constraint, verbose)
+  runs <- run_restarts(seeds, sigma, mask, ctrl, gate, score, constraint, verbose)
   if (refine == "ges") {
     lam <- refine_lambda(ctrl, cv$n)
     runs <- lapply(runs, function(r) {
-      ref <- refine_dag(r$amat, sigma, mo$mask, lam, ctrl, n = cv$n,
-                        extend = mo$source == "iamb")
+      ref <- if (is.null(kn)) {
+        refine_dag(r$amat, sigma, mo$mask, lam, ctrl, n = cv$n, extend = mo$source == "iamb")
+      } else {
+        refine_dag_knowledge(r$amat, sigma, mask, lam, ctrl, n = cv$n, kn = kn,
+                             extend = mo$source == "iamb")
+      }
       r$refine <- ref$record
       r$amat <- ref$dag
       r$B_raw <- r$B_raw * ref$dag
@@ -207,20 +237,22 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
     best$amat, sigma = sigma, n = cv$n, B_raw = best$B_raw, method = "calm",
     settings = list(gate = gate, constraint = constraint, score = score, refine = refine,
                     standardize = standardize, moral = mo$source, restarts = restarts,
-                    control = ctrl),
+                    control = ctrl, alpha = alpha, na = na),
     trace = best$trace, removed = best$removed, converged = best$converged,
     time = elapsed, call = cl,
     extra = list(seed = best$seed, moral = mo$graph, stop = best$stop, objective = best$final_objective,
                  h = best$h,
                  gate_values = best$gate_values, restarts = restart_table,
-                 skipped = best$skipped, isa = best$isa, refine = best$refine)
+                 skipped = best$skipped, isa = best$isa, refine = best$refine,
+                 knowledge = kn, na_dropped = attr(x, "na_dropped"),
+                 data_var = data_variances(x, cov, standardize))
   )
   fit
 }
 
 # The moral graph argument as list(mask = 0/1 matrix named like sigma,
 # source = how it was obtained, graph = undirected igraph).
-resolve_moral <- function(moral, sigma, n, call = parent.frame()) {
+resolve_moral <- function(moral, sigma, n, call = parent.frame(), alpha = 0.01, knowledge = NULL) {
   nm <- colnames(sigma)
   d <- length(nm)
   if (is.null(moral)) moral <- if (is.finite(n)) "iamb" else "precision"
@@ -229,7 +261,8 @@ resolve_moral <- function(moral, sigma, n, call = parent.frame()) {
     if (source == "none") {
       mask <- matrix(1, d, d) - diag(d)
     } else {
-      g <- estimate_moral_graph(cov = sigma, n = n, method = source)
+      g <- estimate_moral_graph(cov = sigma, n = n, method = source, alpha = alpha,
+                                knowledge = knowledge)
       mask <- as_amat(g, weighted = FALSE)
       mask <- check_same_nodes(set_node_names(sigma), mask, "data", "moral", call = call)
       # the estimated graph itself, with its attributes (blankets, tests,
@@ -241,6 +274,9 @@ resolve_moral <- function(moral, sigma, n, call = parent.frame()) {
     mask <- moral_matrix_arg(moral, nm, call)
   }
   dimnames(mask) <- list(nm, nm)
+  # required adjacencies (background knowledge) stay in the moral graph;
+  # estimate_moral_graph() already kept them in the graphs it estimated
+  if (!is.null(knowledge)) mask <- pmax(mask, knowledge$required, t(knowledge$required))
   if (source != "iamb" && source != "precision") {
     graph <- igraph::graph_from_adjacency_matrix(mask, mode = "undirected")
   }
@@ -291,12 +327,20 @@ run_restarts <- function(seeds, sigma, mask, ctrl, gate, score, constraint, verb
   if (length(seeds) == 1L) {
     return(list(calm_run_one(seeds, sigma, mask, ctrl, gate, score, constraint, verbose)))
   }
-  p <- progressr::progressor(steps = length(seeds))
-  future.apply::future_lapply(seeds, function(seed) {
-    r <- calm_run_one(seed, sigma, mask, ctrl, gate, score, constraint, verbose = FALSE)
-    p(sprintf("restart done: objective %.4g", r$final_objective))
-    r
-  }, future.seed = FALSE)
+  run_all <- function() {
+    p <- progressr::progressor(steps = length(seeds))
+    future.apply::future_lapply(seeds, function(seed) {
+      r <- calm_run_one(seed, sigma, mask, ctrl, gate, score, constraint, verbose = FALSE)
+      p(sprintf("restart done: objective %.4g", r$final_objective))
+      r
+    }, future.seed = FALSE)
+  }
+  if (!verbose) return(run_all())
+  # verbose: show the progress over restarts with the user's progressr
+  # handlers, or a text bar when none are set
+  cli::cli_inform("Running {length(seeds)} restarts.")
+  handlers <- if (length(progressr::handlers())) progressr::handlers() else progressr::handler_txtprogressbar()
+  progressr::with_progress(run_all(), handlers = handlers, enable = TRUE)
 }
 
 # One seeded fit: the C++ optimizer, then the edge set, acyclic repair and
@@ -340,6 +384,8 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
     w <- B_raw * edges
     # an edge with a learned weight of exactly zero is still an edge
     w[edges != 0 & w == 0] <- .Machine$double.xmin
+    # required edges (background knowledge, mask value 2) are never removed
+    w[edges != 0 & mask > 1.5] <- .Machine$double.xmax
     fix <- make_acyclic(w)
     removed <- fix$removed
     edges[] <- as.double(fix$B != 0)
@@ -355,7 +401,8 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
                        seconds = r$trace$seconds),
     converged = r$converged, stop = run_stop(r, constraint), h = r$h, removed = removed,
     skipped = r$skipped,
-    final_objective = final_score + ctrl$lambda1 * sum(edges), isa = r$isa,
+    # required edges (mask value 2) are outside the sparsity penalty
+    final_objective = final_score + ctrl$lambda1 * sum(edges[mask < 1.5]), isa = r$isa,
     seconds = seconds
   )
 }

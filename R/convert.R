@@ -9,10 +9,14 @@
 #' is nonzero when the graph has the edge `i -> j`. An undirected edge (in a
 #' CPDAG or an undirected graph) appears in both directions.
 #'
-#' @param x A square numeric or logical matrix, an [igraph][igraph::igraph]
-#'   graph, a fit returned by [calm()] or another learner of this package, a
-#'   `graphNEL` object (package graph), a `bn` object (package bnlearn), or a
-#'   `pcAlgo` fit (package pcalg).
+#' @param x A square numeric or logical matrix (also a sparse `Matrix`), an
+#'   [igraph][igraph::igraph] graph, a fit returned by [calm()] or another
+#'   learner of this package, a `graphNEL` object (package graph), a `bn` or
+#'   `bn.fit` object (package bnlearn; a Gaussian `bn.fit` gives its
+#'   coefficients as weights), or from pcalg a `pcAlgo` fit, an `EssGraph`
+#'   (or the list `pcalg::ges()` returns), or an `fciAlgo` fit whose PAG has
+#'   only tails and arrowheads (circle marks and bidirected edges have no
+#'   DAG or CPDAG reading and are an error).
 #' @param weighted If `TRUE` (default) edge weights are kept where the input
 #'   has them (a numeric matrix, an igraph graph with a `weight` edge
 #'   attribute, a fit); if `FALSE` the result is 0/1.
@@ -295,7 +299,7 @@ graph_arg <- function(x, arg, weighted = FALSE, loops = FALSE, call = parent.fra
 }
 
 # Two graphs compared with each other must share their nodes.
-check_same_nodes <- function(a, b, arg_a, arg_b, call = parent.frame()) {
+check_same_nodes <- function(a, b, arg_a, arg_b, call = parent.frame(), by_position = FALSE) {
   if (nrow(a) != nrow(b)) {
     cli::cli_abort("{.arg {arg_a}} has {nrow(a)} node{?s} but {.arg {arg_b}} has {nrow(b)}.",
                    class = c("calm_error_argument", "calm_error"), call = call)
@@ -303,6 +307,12 @@ check_same_nodes <- function(a, b, arg_a, arg_b, call = parent.frame()) {
   if (!identical(rownames(a), rownames(b))) {
     if (setequal(rownames(a), rownames(b))) {
       return(b[rownames(a), rownames(a), drop = FALSE])
+    }
+    # a side that came without node names is matched by position, as
+    # pcalg::shd() does
+    if (by_position) {
+      dimnames(b) <- dimnames(a)
+      return(b)
     }
     cli::cli_abort("{.arg {arg_a}} and {.arg {arg_b}} have different node names.",
                    class = c("calm_error_argument", "calm_error"), call = call)

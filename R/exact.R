@@ -39,6 +39,9 @@
 #'   (see [estimate_moral_graph()]). `"iamb"` or `"precision"` choose the
 #'   estimator, `"none"` allows every edge (the unrestricted optimum). A
 #'   symmetric 0/1 matrix or an undirected igraph graph is used as given.
+#' @param knowledge Background knowledge ([background_knowledge()]): the
+#'   optimum is taken over the DAGs with every required edge and no forbidden
+#'   one (required adjacencies join the moral graph). `NULL`: none.
 #' @param max_d Largest number of variables accepted (at most 25).
 #' @param max_gb Memory limit in GB for the search's tables (default 4).
 #' @return A `calm_fit` (see [calm()]) with `method = "exact"`, the optimal
@@ -59,7 +62,7 @@
 #' shd_cpdag(fit, sem$B)
 #' @export
 exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
-                         standardize = TRUE, max_d = 25, max_gb = 4) {
+                         standardize = TRUE, max_d = 25, max_gb = 4, knowledge = NULL) {
   cl <- match.call()
   env <- environment()
   if (missing(x)) x <- NULL
@@ -76,18 +79,24 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
     abort_arg(data_arg, "has {d} variables, more than {.arg max_d} = {max_d}; the exact search takes time and memory of order 2^d.",
               call = env)
   }
-  mo <- resolve_moral(moral, sigma, cv$n, call = env)
+  kn <- resolve_knowledge(knowledge, colnames(sigma), call = env)
+  mo <- resolve_moral(moral, sigma, cv$n, call = env, knowledge = kn)
   mask <- mo$mask
   storage.mode(mask) <- "double"
+  if (!is.null(kn)) mask[kn$forbidden != 0] <- 0
   max_bytes <- if (is.finite(max_gb)) max_gb * 1024^3 else .Machine$double.xmax
-  need <- cpp_exact_search_bytes(mask)
+  need <- cpp_exact_search_bytes(pmax(mask, t(mask)))  # an upper bound under knowledge
   if (need > max_bytes) {
     abort_arg("max_gb", "is {max_gb} but the search needs about {format_gb(need)} GB of memory for its tables; restrict it with a sparser {.arg moral} graph or raise {.arg max_gb}.",
               call = env)
   }
 
   t0 <- proc.time()[["elapsed"]]
-  r <- cpp_exact_search(sigma, mask, lambda1, max_bytes)
+  r <- if (is.null(kn)) {
+    cpp_exact_search(sigma, mask, lambda1, max_bytes)
+  } else {
+    cpp_exact_search(sigma, mask, lambda1, max_bytes, kn$required)
+  }
   elapsed <- proc.time()[["elapsed"]] - t0
 
   nm <- colnames(sigma)
@@ -99,7 +108,8 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
     settings = list(lambda1 = lambda1, standardize = standardize, moral = mo$source,
                     max_d = max_d, max_gb = max_gb),
     converged = TRUE, time = elapsed, call = cl,
-    extra = list(score = r$score, order = nm[r$order], moral = mo$graph, memory = r$bytes)
+    extra = list(score = r$score, order = nm[r$order], moral = mo$graph, memory = r$bytes,
+                 knowledge = kn, data_var = data_variances(x, cov, standardize))
   )
 }
 

@@ -21,7 +21,7 @@ cpdag_arg <- function(g, arg, call = parent.frame()) {
 metric_pair <- function(est, truth, call) {
   e <- cpdag_arg(est, "est", call = call)
   t <- cpdag_arg(truth, "truth", call = call)
-  e <- check_same_nodes(t, e, "truth", "est", call = call)
+  e <- check_same_nodes(t, e, "truth", "est", call = call, by_position = by_position(est, truth))
   list(est = e, truth = t)
 }
 
@@ -36,7 +36,8 @@ metric_pair <- function(est, truth, call) {
 #'
 #' @param est,truth Graphs: a DAG or CPDAG as an adjacency matrix or igraph
 #'   graph (a graph with a mutual pair of edges is taken to be a CPDAG), or a
-#'   fit. They must have the same nodes (matched by name).
+#'   fit. They must have the same nodes, matched by name (by position when
+#'   one of them has no node names, as `pcalg::shd()` does).
 #' @return A single integer.
 #' @examples
 #' set.seed(3)

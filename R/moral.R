@@ -127,6 +127,10 @@
 #'   the blankets that may be incomplete.
 #' @param zero_tol For `n = Inf` only: partial correlations with absolute
 #'   value at most `zero_tol` count as zero.
+#' @param knowledge Background knowledge ([background_knowledge()]): the two
+#'   ends of every required edge enter each other's blanket first, without a
+#'   test, and are never dropped, so the pair stays in the moral graph
+#'   (forbidden edges do not change a moral graph). `NULL`: none.
 #' @return An undirected [igraph][igraph::igraph] graph whose vertices are
 #'   named after the variables, with graph attributes
 #'   * `blankets`: named list of character vectors, the Markov blanket found
@@ -160,7 +164,7 @@
 #' @export
 estimate_moral_graph <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01,
                                  method = c("iamb", "precision"), rule = c("or", "and"),
-                                 max_size = NULL, zero_tol = 1e-8) {
+                                 max_size = NULL, zero_tol = 1e-8, knowledge = NULL) {
   call <- environment()
   method <- match_choice(method, c("iamb", "precision"), "method", call)
   rule <- match_choice(rule, c("or", "and"), "rule", call)
@@ -177,6 +181,8 @@ estimate_moral_graph <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01,
   n_arg <- if (is.null(x)) "n" else "x"
   size_text <- if (is.null(x)) "= {n} is" else "has {n} rows,"
   corr <- stats::cov2cor(sigma)
+  kn <- if (inherits(knowledge, "calm_knowledge_resolved")) knowledge else resolve_knowledge(knowledge, nm, call)
+  keep <- if (is.null(kn)) NULL else pmax(kn$required, t(kn$required))
 
   capped <- character()
   if (method == "iamb") {
@@ -201,7 +207,11 @@ estimate_moral_graph <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01,
     } else {
       n_binds <- FALSE
     }
-    res <- cpp_iamb(corr, n, alpha, zero_tol, as.integer(cap))
+    res <- if (is.null(keep) || !any(keep != 0)) {
+      cpp_iamb(corr, n, alpha, zero_tol, as.integer(cap))
+    } else {
+      cpp_iamb(corr, n, alpha, zero_tol, as.integer(cap), keep)
+    }
     blankets <- lapply(res$blankets, function(i) nm[sort(i)])
     names(blankets) <- nm
     in_mb <- matrix(0, d, d, dimnames = list(nm, nm))
@@ -224,6 +234,7 @@ estimate_moral_graph <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01,
     adj <- res$adjacency
     storage.mode(adj) <- "double"
     dimnames(adj) <- list(nm, nm)
+    if (!is.null(keep)) adj <- pmax(adj, keep)
     blankets <- lapply(seq_len(d), function(i) nm[adj[i, ] != 0])
     names(blankets) <- nm
     max_size_used <- d - 1L
@@ -247,6 +258,7 @@ moral_input <- function(x, cov, n, call) {
   if (is.null(x) || !is.null(cov)) {
     return(resolve_covariance(x, cov, n, call = call))
   }
+  note_logical(x, "x")
   x <- check_numeric_matrix(x, "x", min_rows = 2L, min_cols = 2L, call = call)
   if (!is.null(n)) {
     abort_arg("n", "is taken from the data; leave it NULL when {.arg x} is given.", call = call)

@@ -58,10 +58,13 @@ comparison_arg <- function(g, arg, compare, call) {
 }
 
 # Node coordinates: a user matrix, a user igraph layout function, or a
-# deterministic force-directed layout of the skeleton.
-resolve_layout <- function(layout, skeleton, call) {
+# deterministic default: a layered (Sugiyama) layout of `directed` with
+# isolated nodes aside when it is given (see dag_layout()), otherwise a
+# force-directed layout of the skeleton.
+resolve_layout <- function(layout, skeleton, call, directed = NULL) {
   d <- igraph::vcount(skeleton)
   if (is.null(layout)) {
+    if (!is.null(directed)) return(dag_layout(directed))
     return(default_layout(skeleton))
   }
   if (is.function(layout)) {
@@ -131,9 +134,10 @@ draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
 #' @param est,truth Graphs: DAGs or CPDAGs as adjacency matrices or igraph
 #'   graphs (a graph with a mutual pair of edges is taken to be a CPDAG), or
 #'   fits; see [as_amat()]. They must have the same nodes.
-#' @param layout `NULL` (a deterministic force-directed layout of all edges
-#'   of both graphs, so that the picture of a graph does not change between
-#'   calls), an igraph layout function such as [igraph::layout_in_circle], or
+#' @param layout `NULL` (a deterministic layered layout (igraph's Sugiyama
+#'   layout) of the edges of both graphs, with the nodes that have no edge in
+#'   either set aside in a column on the right, so that the picture of a graph
+#'   does not change between calls), an igraph layout function such as [igraph::layout_in_circle], or
 #'   a numeric matrix of coordinates with one row per node, in the node order
 #'   of `truth`.
 #' @param compare `"cpdag"` (default): compare the Markov equivalence
@@ -172,14 +176,15 @@ plot_comparison <- function(est, truth, layout = NULL, compare = c("cpdag", "dag
   env <- environment()
   tru <- comparison_arg(truth, "truth", compare, env)
   e <- comparison_arg(est, "est", compare, env)
-  e <- check_same_nodes(tru, e, "truth", "est", call = env)
+  e <- check_same_nodes(tru, e, "truth", "est", call = env, by_position = by_position(est, truth))
   nodes <- rownames(tru)
   status <- edge_status(e, tru)
 
   skeleton <- igraph::graph_from_adjacency_matrix(
     ((e + t(e) + tru + t(tru)) != 0) * 1, mode = "undirected"
   )
-  xy <- resolve_layout(layout, skeleton, env)
+  xy <- resolve_layout(layout, skeleton, env,
+                       directed = igraph::graph_from_adjacency_matrix(((tru + e) != 0) * 1))
 
   idx <- match(status$from, nodes)
   jdx <- match(status$to, nodes)
@@ -372,7 +377,8 @@ plot.calm_fit <- function(x, truth = NULL, type = c("graph", "trace"), cpdag = F
   nodes <- rownames(m)
   env <- environment()
   skeleton <- igraph::graph_from_adjacency_matrix(((m + t(m)) != 0) * 1, mode = "undirected")
-  xy <- resolve_layout(layout, skeleton, env)
+  xy <- resolve_layout(layout, skeleton, env,
+                       directed = igraph::graph_from_adjacency_matrix((m != 0) * 1))
   idx <- which((m != 0 & t(m) == 0) | (m != 0 & upper.tri(m)), arr.ind = TRUE)
   mark <- ifelse(t(m)[idx] != 0, "--", "->")
   old <- graphics::par(no.readonly = TRUE)

@@ -100,7 +100,7 @@ check_numeric_matrix <- function(x, arg = deparse(substitute(x)), min_rows = 1L,
     abort_arg(arg, "must have at least {min_cols} column{?s}, not {ncol(x)}.", call = call)
   }
   if (anyNA(x)) {
-    abort_arg(arg, "must not contain missing values (NA or NaN).", call = call)
+    abort_arg(arg, "must not contain missing values (NA or NaN); {.fn calm} can use the complete rows with {.code na = \"complete\"}.", call = call)
   }
   if (any(is.infinite(x))) {
     abort_arg(arg, "must not contain infinite values.", call = call)
@@ -201,6 +201,7 @@ resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FAL
                    class = c("calm_error_argument", "calm_error"), call = call)
   }
   if (!is.null(x)) {
+    note_logical(x, "x")
     x <- check_data(x, "x", call = call)
     if (!is.null(n)) {
       abort_arg("n", "is taken from the data; leave it NULL when {.arg x} is given.", call = call)

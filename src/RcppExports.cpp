@@ -201,15 +201,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_exact_search
-Rcpp::List cpp_exact_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, double max_bytes);
-RcppExport SEXP _calm_cpp_exact_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP max_bytesSEXP) {
+Rcpp::List cpp_exact_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, double max_bytes, Rcpp::Nullable<Rcpp::NumericMatrix> required);
+RcppExport SEXP _calm_cpp_exact_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP max_bytesSEXP, SEXP requiredSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< double >::type max_bytes(max_bytesSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_exact_search(cov, allowed, lambda, max_bytes));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type required(requiredSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_exact_search(cov, allowed, lambda, max_bytes, required));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -315,8 +316,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_iamb
-Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha, double zero_tol, int max_size);
-RcppExport SEXP _calm_cpp_iamb(SEXP corrSEXP, SEXP nSEXP, SEXP alphaSEXP, SEXP zero_tolSEXP, SEXP max_sizeSEXP) {
+Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha, double zero_tol, int max_size, Rcpp::Nullable<Rcpp::NumericMatrix> keep);
+RcppExport SEXP _calm_cpp_iamb(SEXP corrSEXP, SEXP nSEXP, SEXP alphaSEXP, SEXP zero_tolSEXP, SEXP max_sizeSEXP, SEXP keepSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type corr(corrSEXP);
@@ -324,7 +325,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
     Rcpp::traits::input_parameter< double >::type zero_tol(zero_tolSEXP);
     Rcpp::traits::input_parameter< int >::type max_size(max_sizeSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_iamb(corr, n, alpha, zero_tol, max_size));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type keep(keepSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_iamb(corr, n, alpha, zero_tol, max_size, keep));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -371,6 +373,35 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type sigma(sigmaSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_regression_dag(sigma, order));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ges_refine_knowledge
+Rcpp::List cpp_ges_refine_knowledge(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, const Eigen::Map<Eigen::MatrixXd> required, const Eigen::Map<Eigen::MatrixXd> forbidden, bool forward, int max_moves);
+RcppExport SEXP _calm_cpp_ges_refine_knowledge(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP forwardSEXP, SEXP max_movesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type required(requiredSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type forbidden(forbiddenSEXP);
+    Rcpp::traits::input_parameter< bool >::type forward(forwardSEXP);
+    Rcpp::traits::input_parameter< int >::type max_moves(max_movesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine_knowledge(cov, cpdag, lambda, allowed, required, forbidden, forward, max_moves));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_knowledge_extension
+SEXP cpp_knowledge_extension(const Eigen::Map<Eigen::MatrixXd> cpdag, const Eigen::Map<Eigen::MatrixXd> required, const Eigen::Map<Eigen::MatrixXd> forbidden);
+RcppExport SEXP _calm_cpp_knowledge_extension(SEXP cpdagSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type required(requiredSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type forbidden(forbiddenSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_knowledge_extension(cpdag, required, forbidden));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -428,7 +459,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_calm_score", (DL_FUNC) &_calm_cpp_calm_score, 3},
     {"_calm_cpp_calm_simd_available", (DL_FUNC) &_calm_cpp_calm_simd_available, 0},
     {"_calm_cpp_calm_step_time", (DL_FUNC) &_calm_cpp_calm_step_time, 7},
-    {"_calm_cpp_exact_search", (DL_FUNC) &_calm_cpp_exact_search, 4},
+    {"_calm_cpp_exact_search", (DL_FUNC) &_calm_cpp_exact_search, 5},
     {"_calm_cpp_exact_search_bytes", (DL_FUNC) &_calm_cpp_exact_search_bytes, 1},
     {"_calm_cpp_ges_best_move", (DL_FUNC) &_calm_cpp_ges_best_move, 5},
     {"_calm_cpp_ges_refine", (DL_FUNC) &_calm_cpp_ges_refine, 8},
@@ -438,11 +469,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_moral_graph", (DL_FUNC) &_calm_cpp_moral_graph, 1},
     {"_calm_cpp_make_acyclic", (DL_FUNC) &_calm_cpp_make_acyclic, 1},
     {"_calm_cpp_pdag_extension", (DL_FUNC) &_calm_cpp_pdag_extension, 1},
-    {"_calm_cpp_iamb", (DL_FUNC) &_calm_cpp_iamb, 5},
+    {"_calm_cpp_iamb", (DL_FUNC) &_calm_cpp_iamb, 6},
     {"_calm_cpp_precision_support", (DL_FUNC) &_calm_cpp_precision_support, 4},
     {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 1},
     {"_calm_cpp_order_search", (DL_FUNC) &_calm_cpp_order_search, 3},
     {"_calm_cpp_regression_dag", (DL_FUNC) &_calm_cpp_regression_dag, 2},
+    {"_calm_cpp_ges_refine_knowledge", (DL_FUNC) &_calm_cpp_ges_refine_knowledge, 8},
+    {"_calm_cpp_knowledge_extension", (DL_FUNC) &_calm_cpp_knowledge_extension, 3},
     {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 3},
     {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 4},
     {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 6},

@@ -85,4 +85,8 @@ double edge_margin(const GateParams& g, double theta, double weight, double thre
   return 0.0;
 }
 
+double gate_theta_always_on(const GateParams& g) {
+  return g.type == Gate::stg ? 1.0 + 50.0 * g.stg_sigma : 40.0 + 40.0 * g.tau;
+}
+
 }  // namespace calm

@@ -49,6 +49,13 @@ double gumbel_factor_from_logistic(double G, double tau);
 // Initial gate parameters: U = 0 (gumbel), mu = stg_init (stg).
 void init_gate_theta(const GateParams& g, double* theta, int m);
 
+// A gate parameter at which the gate is exactly 1 in double precision for
+// every noise draw the generator can make, with a zero gradient: used to hold
+// the gate of a required edge (background knowledge) open. gumbel: the noise
+// factor is at most 2^(54 / tau), so U = 40 + 40 tau leaves exp(-U / tau) times
+// it below exp(-40); stg: mu = 1 + 50 sigma. Not defined for tanh.
+double gate_theta_always_on(const GateParams& g);
+
 // Deterministic gate value of one entry (gumbel, stg) or, for tanh, the
 // weight itself.
 double deterministic_gate(const GateParams& g, double theta, double weight);

@@ -126,6 +126,10 @@ class Optimizer {
   void run_soft();
   void run_empty();  // no free entry: the empty graph
   void finish();     // copy the parameters into the result
+  // Required edges (background knowledge): the gates of these entries are
+  // held open (always in the graph) and their parameters never updated, so
+  // the sparsity penalty does not act on them (its term is a constant).
+  void hold_open(std::vector<int> entries);
 
  private:
   // At most `iters` Adam steps at penalty coefficient `coef`, Adam
@@ -172,7 +176,16 @@ class Optimizer {
   KernelValue det_{};
   double last_h_;
   Clock::time_point t_start_, t_tick_;
+  std::vector<int> held_open_;
 };
+
+void Optimizer::hold_open(std::vector<int> entries) {
+  if (entries.empty()) return;
+  if (!gate_has_theta(opt_.gate)) throw std::invalid_argument("required edges need a gate (gumbel or stg)");
+  const double on = gate_theta_always_on(opt_.gate);
+  for (int e : entries) theta_[e] = on;
+  held_open_ = std::move(entries);
+}
 
 Optimizer::Optimizer(const Eigen::MatrixXd& sigma, const CalmOptions& opt, const TickFn& tick,
                      CalmResult& res)
@@ -200,6 +213,7 @@ void Optimizer::step(double coef, bool quadratic) {
   if (stochastic_) draw_gate_noise(opt_.gate, rng_, noise_.data(), m_);
   kernel_->evaluate(theta_, weight_, stochastic_ ? noise_.data() : nullptr, coef, quadratic,
                     grad_.data(), grad_.data() + m_, &val);
+  for (int e : held_open_) grad_[e] = 0.0;
   if (!std::isfinite(val.objective) || !std::isfinite(grad_.sum())) {
     ++res_.skipped;
     return;
@@ -351,6 +365,11 @@ CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
   CalmResult res;
   res.problem = build_problem(mask);
   Optimizer optimizer(sigma, opt, tick, res);
+  // mask value 2: a required edge (background knowledge)
+  std::vector<int> required;
+  for (int e = 0; e < res.problem.m(); ++e)
+    if (mask(res.problem.from[e], res.problem.to[e]) > 1.5) required.push_back(e);
+  optimizer.hold_open(std::move(required));
   if (res.problem.m() == 0) {
     optimizer.run_empty();
   } else if (opt.hard) {

@@ -1,5 +1,6 @@
 #include "exact_search.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -27,14 +28,14 @@ std::string format_bytes(double b) {
 }
 
 // Candidate parents of each node: its neighbours in the mask, increasing.
-std::vector<std::vector<int>> candidate_sets(const IntMatrix& allowed) {
+std::vector<std::vector<int>> candidate_sets(const IntMatrix& allowed, bool directed = false) {
   const int d = static_cast<int>(allowed.rows());
   if (allowed.cols() != d) throw std::invalid_argument("moral graph mask must be square");
   std::vector<std::vector<int>> cand(d);
   for (int j = 0; j < d; ++j) {
     for (int i = 0; i < d; ++i) {
       if (i == j) continue;
-      if ((allowed(i, j) != 0) != (allowed(j, i) != 0))
+      if (!directed && (allowed(i, j) != 0) != (allowed(j, i) != 0))
         throw std::invalid_argument("moral graph mask must be symmetric");
       if (allowed(i, j) != 0) cand[j].push_back(i);
     }
@@ -96,16 +97,27 @@ void best_subsets_in_place(std::vector<double>& tab, std::vector<std::uint8_t>& 
 
 }  // namespace
 
-double exact_search_bytes(const IntMatrix& allowed) {
-  const std::vector<std::vector<int>> cand = candidate_sets(allowed);
+namespace {
+double tables_bytes(const std::vector<std::vector<int>>& cand, int d) {
   const double per_entry = sizeof(double) + sizeof(std::uint8_t);
-  double bytes = std::ldexp(per_entry, static_cast<int>(allowed.rows()));  // F and sinks
+  double bytes = std::ldexp(per_entry, d);  // F and sinks
   for (const auto& c : cand) bytes += std::ldexp(per_entry, static_cast<int>(c.size()));
   bytes += static_cast<double>(cand.size()) * 4 * 256 * sizeof(std::uint32_t);  // compressors
   return bytes;
 }
+}  // namespace
+
+double exact_search_bytes(const IntMatrix& allowed) {
+  return tables_bytes(candidate_sets(allowed), static_cast<int>(allowed.rows()));
+}
 
 ExactResult exact_search(const LocalScore& score, const IntMatrix& allowed, double max_bytes,
+                         const std::function<void()>& interrupt) {
+  return exact_search(score, allowed, nullptr, max_bytes, interrupt);
+}
+
+ExactResult exact_search(const LocalScore& score, const IntMatrix& allowed,
+                         const IntMatrix* required, double max_bytes,
                          const std::function<void()>& interrupt) {
   const int d = score.dim();
   if (allowed.rows() != d || allowed.cols() != d)
@@ -116,7 +128,9 @@ ExactResult exact_search(const LocalScore& score, const IntMatrix& allowed, doub
                                 " variables, not " + std::to_string(d) + " (it would need " +
                                 format_bytes(std::ldexp(9.0, d)) +
                                 " for the subset tables of the variables alone)");
-  const std::vector<std::vector<int>> cand = candidate_sets(allowed);
+  const std::vector<std::vector<int>> cand = candidate_sets(allowed, required != nullptr);
+  if (required != nullptr && (required->rows() != d || required->cols() != d))
+    throw std::invalid_argument("required-edge matrix and covariance differ in size");
   for (int j = 0; j < d; ++j) {
     if (static_cast<int>(cand[j].size()) > kExactMaxCandidates)
       throw std::invalid_argument("exact search allows at most " +
@@ -124,7 +138,7 @@ ExactResult exact_search(const LocalScore& score, const IntMatrix& allowed, doub
                                   " candidate parents per node; node " + std::to_string(j + 1) +
                                   " has " + std::to_string(cand[j].size()));
   }
-  const double bytes = exact_search_bytes(allowed);
+  const double bytes = tables_bytes(cand, d);
   if (!(bytes <= max_bytes))
     throw std::invalid_argument("exact search needs about " + format_bytes(bytes) +
                                 " of memory, more than the limit of " + format_bytes(max_bytes));
@@ -139,6 +153,20 @@ ExactResult exact_search(const LocalScore& score, const IntMatrix& allowed, doub
   for (int j = 0; j < d; ++j) {
     if (interrupt) interrupt();
     bps[j] = score.all_subset_scores(j, cand[j]);
+    if (required != nullptr) {
+      // parent sets without all of j's required parents are infeasible
+      std::uint32_t need = 0;
+      for (int i = 0; i < d; ++i) {
+        if (i == j || (*required)(i, j) == 0) continue;
+        const auto it = std::find(cand[j].begin(), cand[j].end(), i);
+        if (it == cand[j].end())
+          throw std::invalid_argument("a required parent is not among the allowed parents");
+        need |= std::uint32_t(1) << (it - cand[j].begin());
+      }
+      if (need != 0)
+        for (std::size_t t = 0; t < bps[j].size(); ++t)
+          if ((t & need) != need) bps[j][t] = std::numeric_limits<double>::infinity();
+    }
     best_subsets_in_place(bps[j], from[j], static_cast<int>(cand[j].size()), work, interrupt);
     compress.emplace_back(cand[j]);
   }
@@ -159,7 +187,8 @@ ExactResult exact_search(const LocalScore& score, const IntMatrix& allowed, doub
       const int j = __builtin_ctz(rem);
       const std::uint32_t rest = S ^ (std::uint32_t(1) << j);
       const double v = F[rest] + bps[j][compress[j](rest)];
-      if (v < best) {
+      // (<= keeps a sink when every choice is infeasible, +Inf with required edges)
+      if (v < best || (best_j < 0 && v <= best)) {
         best = v;
         best_j = j;
       }

@@ -50,6 +50,14 @@ struct ExactResult {
 // mask is not a square symmetric matrix.
 double exact_search_bytes(const IntMatrix& allowed);
 
+// With background knowledge: `allowed` may be asymmetric (allowed(i, j) != 0:
+// i may be a parent of j; a forbidden edge is a zero) and every nonzero
+// required(i, j) makes i a parent of j in the result (it must be allowed).
+// The required edges must be acyclic, otherwise the optimum is +Inf.
+ExactResult exact_search(const LocalScore& score, const IntMatrix& allowed,
+                         const IntMatrix* required, double max_bytes,
+                         const std::function<void()>& interrupt = std::function<void()>());
+
 // The global optimum of `score` over DAGs whose skeleton lies inside
 // `allowed` (symmetric; nonzero off-diagonal = the edge may appear in either
 // direction; the diagonal is ignored). Throws std::invalid_argument when the

@@ -175,8 +175,23 @@ bool path_within(const IntMatrix& g, const Set& allowed, int a, const Set& B) {
   return false;
 }
 
-void keep_better(GesMove& best, GesMoveType type, int u, int v, const Set& C, double delta) {
-  if (!best.valid() || delta < best.delta) {
+bool admissible(const IntMatrix& g, GesMoveType type, int u, int v, const Set& C,
+                const Knowledge* k) {
+  if (k == nullptr || k->empty()) return true;
+  GesMove m;
+  m.type = type;
+  m.u = u;
+  m.v = v;
+  m.C = C;
+  IntMatrix next, dag;
+  return apply_move(g, m, next) && knowledge_extension(next, *k, dag);
+}
+
+// Keeps the operator if it beats the best so far (and, with knowledge, its
+// result is admissible: checked only for operators that would win).
+void keep_better(GesMove& best, GesMoveType type, int u, int v, const Set& C, double delta,
+                 const IntMatrix& g, const Knowledge* k) {
+  if ((!best.valid() || delta < best.delta) && admissible(g, type, u, v, C, k)) {
     best.type = type;
     best.u = u;
     best.v = v;
@@ -187,7 +202,8 @@ void keep_better(GesMove& best, GesMoveType type, int u, int v, const Set& C, do
 
 }  // namespace
 
-GesMove best_insert(const IntMatrix& g, int v, LocalScore& score, const IntMatrix& allowed) {
+GesMove best_insert(const IntMatrix& g, int v, LocalScore& score, const IntMatrix& allowed,
+                    const Knowledge* k) {
   GesMove best;
   const int d = static_cast<int>(g.rows());
   const Set ne = neighbours(g, v), pa = parents(g, v);
@@ -200,13 +216,13 @@ GesMove best_insert(const IntMatrix& g, int v, LocalScore& score, const IntMatri
       if (after_v[u] && semidirected_path(g, v, u, C)) return;
       const Set base = set_union(C, pa);
       const double delta = score.local(v, with(base, u)) - score.local(v, base);
-      keep_better(best, GesMoveType::Insert, u, v, C, delta);
+      keep_better(best, GesMoveType::Insert, u, v, C, delta, g, k);
     });
   }
   return best;
 }
 
-GesMove best_delete(const IntMatrix& g, int v, LocalScore& score) {
+GesMove best_delete(const IntMatrix& g, int v, LocalScore& score, const Knowledge* k) {
   GesMove best;
   const Set ne = neighbours(g, v), pa = parents(g, v);
   for (int u : set_union(ne, pa)) {
@@ -214,13 +230,13 @@ GesMove best_delete(const IntMatrix& g, int v, LocalScore& score) {
     for_each_clique(g, Set{}, N, [&](const Set& C) {
       const Set base = without(set_union(C, pa), u);
       const double delta = score.local(v, base) - score.local(v, with(base, u));
-      keep_better(best, GesMoveType::Delete, u, v, C, delta);
+      keep_better(best, GesMoveType::Delete, u, v, C, delta, g, k);
     });
   }
   return best;
 }
 
-GesMove best_turn(const IntMatrix& g, int v, LocalScore& score) {
+GesMove best_turn(const IntMatrix& g, int v, LocalScore& score, const Knowledge* k) {
   GesMove best;
   const Set ne = neighbours(g, v), pa = parents(g, v);
   // undirected u - v becomes u -> v
@@ -236,7 +252,7 @@ GesMove best_turn(const IntMatrix& g, int v, LocalScore& score) {
       const Set base_u = set_union(C_in, pa_u);
       const double delta = score.local(v, with(base_v, u)) - score.local(v, base_v) +
                            score.local(u, base_u) - score.local(u, with(base_u, v));
-      keep_better(best, GesMoveType::Turn, u, v, C, delta);
+      keep_better(best, GesMoveType::Turn, u, v, C, delta, g, k);
     });
   }
   // directed v -> u becomes u -> v
@@ -249,21 +265,21 @@ GesMove best_turn(const IntMatrix& g, int v, LocalScore& score) {
       const Set base_v = set_union(C, pa);
       const double delta = score.local(v, with(base_v, u)) - score.local(v, base_v) +
                            score.local(u, without(pa_u, v)) - score.local(u, pa_u);
-      keep_better(best, GesMoveType::Turn, u, v, C, delta);
+      keep_better(best, GesMoveType::Turn, u, v, C, delta, g, k);
     });
   }
   return best;
 }
 
 GesMove best_move(const IntMatrix& g, GesMoveType type, LocalScore& score, const IntMatrix& allowed,
-                  double tol) {
+                  double tol, const Knowledge* k) {
   GesMove best;
   for (int v = 0; v < g.rows(); ++v) {
     GesMove m;
     switch (type) {
-      case GesMoveType::Insert: m = best_insert(g, v, score, allowed); break;
-      case GesMoveType::Delete: m = best_delete(g, v, score); break;
-      case GesMoveType::Turn: m = best_turn(g, v, score); break;
+      case GesMoveType::Insert: m = best_insert(g, v, score, allowed, k); break;
+      case GesMoveType::Delete: m = best_delete(g, v, score, k); break;
+      case GesMoveType::Turn: m = best_turn(g, v, score, k); break;
     }
     if (m.valid() && (!best.valid() || m.delta < best.delta)) best = m;
   }
@@ -297,6 +313,32 @@ bool apply_move(const IntMatrix& g, const GesMove& m, IntMatrix& out) {
   return true;
 }
 
+bool knowledge_extension(const IntMatrix& cpdag, const Knowledge& k, IntMatrix& dag) {
+  const int d = static_cast<int>(cpdag.rows());
+  IntMatrix h = cpdag;
+  const bool has_req = k.required.size() != 0, has_forb = k.forbidden.size() != 0;
+  for (int i = 0; i < d; ++i)
+    for (int j = 0; j < d; ++j) {
+      if (i == j) continue;
+      if (has_req && k.required(i, j) != 0) {
+        if (!adjacent(h, i, j) || (h(j, i) != 0 && h(i, j) == 0)) return false;
+        h(i, j) = 1;
+        h(j, i) = 0;
+      }
+      if (has_forb && k.forbidden(i, j) != 0 && adjacent(h, i, j)) {
+        if (h(i, j) != 0 && h(j, i) == 0) return false;
+        h(j, i) = 1;
+        h(i, j) = 0;
+      }
+    }
+  // a required edge may have been turned by a later forbidden entry
+  for (int i = 0; i < d; ++i)
+    for (int j = 0; j < d; ++j)
+      if (i != j && has_req && k.required(i, j) != 0 && h(i, j) == 0) return false;
+  if (!pdag_extension(h, dag)) return false;
+  return (dag_to_cpdag(dag).array() == cpdag.array()).all();
+}
+
 double cpdag_score(const IntMatrix& g, LocalScore& score) {
   IntMatrix dag;
   if (!pdag_extension(g, dag)) throw std::invalid_argument("graph has no consistent extension");
@@ -322,7 +364,7 @@ GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix&
     for (GesMoveType type : phases) {
       while (static_cast<int>(res.moves.size()) < opt.max_moves) {
         if (interrupt) interrupt();
-        GesMove m = best_move(g, type, score, allowed, opt.tol);
+        GesMove m = best_move(g, type, score, allowed, opt.tol, opt.knowledge);
         if (!m.valid()) break;
         IntMatrix next;
         if (!apply_move(g, m, next)) break;

@@ -31,16 +31,32 @@ struct GesMove {
   bool valid() const { return u >= 0; }
 };
 
+// Background knowledge: required(i, j) != 0 for a required edge i -> j,
+// forbidden(i, j) != 0 for a forbidden one. Empty matrices: none.
+struct Knowledge {
+  IntMatrix required, forbidden;
+  bool empty() const { return required.size() == 0 && forbidden.size() == 0; }
+};
+
+// A DAG of the class of `cpdag` that has every required edge and no
+// forbidden one. Returns false when the class has none: a required pair is
+// not adjacent, a directed edge contradicts the knowledge, or orienting the
+// undirected edges as the knowledge says creates a cycle or a new
+// v-structure (checked by extending and comparing the extension's CPDAG).
+bool knowledge_extension(const IntMatrix& cpdag, const Knowledge& k, IntMatrix& dag);
+
 // Best operator of one type whose head is v (pcalg's getOptimalArrow*(v)).
-// `allowed` restricts insertions to its nonzero pairs (symmetric mask).
-GesMove best_insert(const IntMatrix& g, int v, LocalScore& score, const IntMatrix& allowed);
-GesMove best_delete(const IntMatrix& g, int v, LocalScore& score);
-GesMove best_turn(const IntMatrix& g, int v, LocalScore& score);
+// `allowed` restricts insertions to its nonzero pairs (symmetric mask). With
+// `k`, only operators whose resulting class satisfies the knowledge count.
+GesMove best_insert(const IntMatrix& g, int v, LocalScore& score, const IntMatrix& allowed,
+                    const Knowledge* k = nullptr);
+GesMove best_delete(const IntMatrix& g, int v, LocalScore& score, const Knowledge* k = nullptr);
+GesMove best_turn(const IntMatrix& g, int v, LocalScore& score, const Knowledge* k = nullptr);
 
 // Best operator of a type over all heads; invalid when none improves the score
 // by more than `tol`.
 GesMove best_move(const IntMatrix& g, GesMoveType type, LocalScore& score, const IntMatrix& allowed,
-                  double tol);
+                  double tol, const Knowledge* k = nullptr);
 
 // The CPDAG after applying the operator. Returns false if the resulting PDAG
 // has no consistent extension (the operator was not valid).
@@ -52,6 +68,7 @@ struct GesOptions {
   bool turning = true;    // Turn moves
   int max_moves = 100000;
   double tol = 1e-10;
+  const Knowledge* knowledge = nullptr;  // background knowledge, if any
 };
 
 struct GesResult {

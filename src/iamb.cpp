@@ -87,7 +87,12 @@ std::vector<int> iamb_target(const Eigen::MatrixXd& corr, int target,
     }
     int best = -1;
     double best_strength = -1.0;
-    for (int c = 0; c < d; ++c) {
+    const bool keeping = options.keep.size() != 0;
+    if (keeping)
+      for (int c = 0; c < d && best < 0; ++c)
+        if (!in_blanket[c] && options.keep(target, c) != 0 && res_var[c] > kDetermined) best = c;
+    const bool forced = best >= 0;
+    for (int c = 0; c < d && !forced; ++c) {
       if (in_blanket[c] || !(res_var[c] > kDetermined)) continue;
       double r = res_t[c] / std::sqrt(res_var[target] * res_var[c]);
       ++*n_tests;
@@ -131,6 +136,7 @@ std::vector<int> iamb_target(const Eigen::MatrixXd& corr, int target,
     double weakest_strength = std::numeric_limits<double>::infinity();
     double weakest_r = 0.0;
     for (int i = 0; i < m; ++i) {
+      if (options.keep.size() != 0 && options.keep(target, members[i]) != 0) continue;
       double r = -K(m, i) / std::sqrt(K(m, m) * K(i, i));
       ++*n_tests;
       double st = test.strength(r, s);
@@ -140,7 +146,7 @@ std::vector<int> iamb_target(const Eigen::MatrixXd& corr, int target,
         weakest_r = r;
       }
     }
-    if (test.dependent(weakest_r, s)) break;
+    if (weakest < 0 || test.dependent(weakest_r, s)) break;
 
     // Inverse of C[Q \ j, Q \ j] from K by a Schur complement.
     std::vector<int> keep;

@@ -38,6 +38,10 @@ struct CiTest {
 struct IambOptions {
   CiTest test;
   int max_size = -1;  // cap on the blanket size; < 0 means d - 1
+  // Background knowledge: keep(t, c) != 0 puts c in t's blanket first,
+  // without a test, and the shrink phase never drops it (a required
+  // adjacency stays in the moral graph). Empty: none.
+  Eigen::MatrixXi keep;
 };
 
 struct IambResult {

@@ -12,11 +12,21 @@
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_exact_search(const Eigen::Map<Eigen::MatrixXd> cov,
                             const Eigen::Map<Eigen::MatrixXd> allowed, double lambda,
-                            double max_bytes) {
+                            double max_bytes,
+                            Rcpp::Nullable<Rcpp::NumericMatrix> required = R_NilValue) {
   calm::LocalScore score(cov, lambda);
   const calm::IntMatrix mask = (allowed.array() != 0).cast<int>().matrix();
+  // with background knowledge (required edges), `allowed` may be asymmetric
+  calm::IntMatrix req;
+  if (required.isNotNull()) {
+    const Rcpp::NumericMatrix rq(required.get());
+    req = calm::IntMatrix::Zero(rq.nrow(), rq.ncol());
+    for (int j = 0; j < rq.ncol(); ++j)
+      for (int i = 0; i < rq.nrow(); ++i) req(i, j) = rq(i, j) != 0;
+  }
   const calm::ExactResult r =
-      calm::exact_search(score, mask, max_bytes, [] { Rcpp::checkUserInterrupt(); });
+      calm::exact_search(score, mask, required.isNotNull() ? &req : nullptr, max_bytes,
+                         [] { Rcpp::checkUserInterrupt(); });
   const int d = static_cast<int>(r.dag.rows());
   Rcpp::IntegerMatrix amat(d, d);
   for (int j = 0; j < d; ++j)

@@ -24,10 +24,18 @@ calm::CiTest make_test(double n, double alpha, double zero_tol) {
 
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha,
-                    double zero_tol, int max_size) {
+                    double zero_tol, int max_size,
+                    Rcpp::Nullable<Rcpp::NumericMatrix> keep = R_NilValue) {
   calm::IambOptions options;
   options.test = make_test(n, alpha, zero_tol);
   options.max_size = max_size;
+  // background knowledge: adjacencies forced into the blankets
+  if (keep.isNotNull()) {
+    const Rcpp::NumericMatrix k(keep.get());
+    options.keep = Eigen::MatrixXi::Zero(k.nrow(), k.ncol());
+    for (int j = 0; j < k.ncol(); ++j)
+      for (int i = 0; i < k.nrow(); ++i) options.keep(i, j) = k(i, j) != 0;
+  }
   const Eigen::MatrixXd c = corr;
   calm::IambResult res = calm::iamb_all(c, options, calm_glue::user_interrupted);
   if (res.interrupted) throw Rcpp::internal::InterruptedException();

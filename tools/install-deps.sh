@@ -11,7 +11,7 @@ DEB_PKGS="r-cran-rcpp r-cran-rcppeigen r-cran-igraph r-cran-cli r-cran-future
 r-cran-future.apply r-cran-progressr r-cran-knitr r-cran-rmarkdown r-cran-roxygen2
 r-cran-withr r-cran-testthat r-cran-callr r-bioc-graph r-bioc-rbgl r-cran-robustbase r-cran-ggm
 r-cran-corpcor r-cran-fastica r-cran-abind r-cran-sfsmisc r-cran-bdsmatrix r-cran-clue
-r-cran-rcpparmadillo r-cran-bh r-cran-vcd r-cran-curl r-cran-testthat pandoc qpdf"
+r-cran-rcpparmadillo r-cran-bh r-cran-vcd r-cran-curl r-cran-testthat r-cran-matrix pandoc qpdf"
 
 have_all_r() {
   Rscript -e 'p <- commandArgs(TRUE); q(status = as.integer(!all(vapply(p, requireNamespace, logical(1), quietly = TRUE))))' "$@" >/dev/null 2>&1
@@ -29,6 +29,51 @@ if ! have_all_r $CORE || ! command -v pandoc >/dev/null 2>&1; then
     Rscript -e 'source("tools/repos.R"); p <- c("Rcpp","RcppEigen","igraph","cli","future","future.apply","progressr","knitr","rmarkdown","roxygen2","withr","testthat","BiocManager"); p <- p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)]; if (length(p)) install.packages(p); if (!requireNamespace("graph", quietly = TRUE)) BiocManager::install(c("graph", "RBGL"), update = FALSE, ask = FALSE)'
   fi
 fi
+
+# System tools that R CMD check needs, each checked on its own (R and its
+# packages being present says nothing about them): qpdf (PDF size checks)
+# and pandoc (the vignettes). Installed when possible; when not, say so
+# plainly: tools/run-tests.sh then leaves out what needs the missing tool
+# instead of failing.
+need_tool() { ! command -v "$1" >/dev/null 2>&1; }
+missing_tools=""
+for tool in qpdf pandoc; do
+  need_tool "$tool" && missing_tools="$missing_tools $tool"
+done
+if [ -n "$missing_tools" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "== installing$missing_tools"
+    apt-get update -qq || true
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing_tools >/dev/null || true
+  fi
+  for tool in $missing_tools; do
+    if need_tool "$tool"; then
+      echo "NOTE: $tool is not installed and cannot be installed here (not root, or no apt-get);"
+      echo "      tools/run-tests.sh will skip the checks that need it."
+    fi
+  done
+fi
+
+# OpenBLAS as R's BLAS and LAPACK: the most common fast-R set-up on Debian
+# (libopenblas0-pthread, multithreaded), so that the tests run under it. As
+# root only; elsewhere R keeps the BLAS it has and the tests run under that.
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1 && [ -z "${CALM_NO_OPENBLAS:-}" ]; then
+  arch=$(dpkg --print-architecture 2>/dev/null || echo amd64)
+  multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+  if ! dpkg -s libopenblas0-pthread >/dev/null 2>&1; then
+    echo "== installing OpenBLAS (libopenblas0-pthread) for R's BLAS and LAPACK"
+    apt-get update -qq || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libopenblas0-pthread >/dev/null ||
+      echo "NOTE: OpenBLAS could not be installed; R keeps its current BLAS ($arch)"
+  fi
+  ob="/usr/lib/$multiarch/openblas-pthread"
+  if [ -e "$ob/libblas.so.3" ]; then
+    update-alternatives --set "libblas.so.3-$multiarch" "$ob/libblas.so.3" >/dev/null 2>&1 || true
+    update-alternatives --set "liblapack.so.3-$multiarch" "$ob/liblapack.so.3" >/dev/null 2>&1 || true
+  fi
+fi
+Rscript -e 'cat("R uses BLAS:", extSoftVersion()[["BLAS"]], "\n"); cat("R uses LAPACK:", La_library(), "\n")' || true
 
 # Suggested packages Debian does not ship: pcalg and bnlearn. bnlearn >= 5 needs
 # a newer R than Debian 12's 4.2; 4.9 is its last release for R 4.2, taken from

@@ -602,6 +602,39 @@ for (f in c("pc_pcalg", "ges_pcalg")) {
   }
 }
 
+# ---- issue 17: knowledge, bootstrap, model methods, objects -------------------------
+err("background_knowledge", "required", background_knowledge(required = "X1"))
+err("background_knowledge", "forbidden", background_knowledge(forbidden = 1))
+err("background_knowledge", "tiers", background_knowledge(tiers = list("X1", "X1")))
+err("background_knowledge", "tiers", background_knowledge(tiers = "X1"))
+err("calm", "knowledge", q(x, knowledge = "X1"))
+err("calm", "knowledge", q(x, knowledge = list(required = cbind("X1", "X9"))))
+err("calm", "knowledge", q(x, knowledge = list(required = cbind(c("X1", "X2"), c("X2", "X1")))))
+err("calm", "knowledge", q(x, knowledge = list(required = cbind("X1", "X2"), forbidden = cbind("X1", "X2"))))
+err("calm", "knowledge", q(x, gate = "tanh", knowledge = list(required = cbind("X1", "X2"))))
+err("calm", "alpha", q(x, alpha = 0))
+err("calm", "alpha", q(x, alpha = "a"))
+err("calm", "na", q(x, na = "drop"))
+err("calm", "x", q(with_na(x, 1, 1)))
+ok("calm", suppressMessages(q_ref(with_na(x, 1, 1), na = "complete")),
+   function(f) fit_ok(f) && identical(f$na_dropped, 1L))
+err("exact_search", "knowledge", exact_search(x, knowledge = list(tiers = list("X1", "X1"))))
+err("estimate_moral_graph", "knowledge", estimate_moral_graph(x, knowledge = 1))
+err("bootstrap_edges", "R", bootstrap_edges(x, R = -1))
+err("bootstrap_edges", "learner", bootstrap_edges(x, R = 2, learner = 1))
+err("bootstrap_edges", "threshold", bootstrap_edges(x, R = 2, threshold = NA))
+err("bootstrap_edges", "x", bootstrap_edges(with_na(x), R = 2))
+err("average_graph", "x", average_graph(A))
+err("as_bn_strength", "x", as_bn_strength(A))
+err("fit_sem", "graph", fit_sem(cyc, x))
+err("fit_sem", "graph", fit_sem("a", x))
+err("fit_sem", "x", fit_sem(A, "a"))
+ok("fit_sem", fit_sem(A, x), function(f) inherits(f, "calm_fit") && is.finite(stats::BIC(f)))
+err("as_essgraph", "x", as_essgraph("a"), needs = "pcalg")
+err("as_essgraph", "x", as_essgraph(cyc), needs = "pcalg")
+err("logLik.calm_fit", "object", logLik(fit))
+err("simulate.calm_fit", "nsim", simulate(fit, nsim = -1))
+
 # ---- experiments -------------------------------------------------------------------
 err("regression_dag", "sigma", regression_dag("a"))
 err("regression_dag", "sigma", regression_dag(singular))

@@ -12,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "calm_gates.h"
@@ -281,6 +282,38 @@ void edge_cases(std::mt19937_64& rng) {
     calm::CalmResult res = calm::fit_calm(s2, Eigen::MatrixXd::Zero(2, 2), opt, calm::TickFn());
     CHECK(res.converged && res.problem.m() == 0 && res.trace.empty());
     CHECK(std::isfinite(res.final_value.objective));
+  }
+
+  // Background knowledge: a required entry (mask value 2) is held open, an
+  // edge of the result whatever the data; the tanh gate refuses it.
+  {
+    Eigen::MatrixXd c5 = to_correlation(random_covariance(5, 7, 0.1, rng));
+    Eigen::MatrixXd mask = full_mask(5);
+    mask(0, 4) = 2.0;
+    mask(4, 0) = 0.0;
+    for (calm::Gate gate : kGates) {
+      calm::CalmOptions opt = make_options(gate, calm::Score::likelihood, calm::Acyclicity::poly);
+      opt.iter_per_round = 300;
+      opt.max_rounds = 3;
+      if (gate == calm::Gate::tanh) {
+        bool threw = false;
+        try {
+          calm::fit_calm(c5, mask, opt, calm::TickFn());
+        } catch (const std::invalid_argument&) {
+          threw = true;
+        }
+        CHECK(threw);
+        continue;
+      }
+      calm::CalmResult res = calm::fit_calm(c5, mask, opt, calm::TickFn());
+      const calm::Problem& pb = res.problem;
+      for (int e = 0; e < pb.m(); ++e)
+        if (pb.from[e] == 0 && pb.to[e] == 4) {
+          CHECK(calm::deterministic_gate(opt.gate, res.theta[e], res.weight[e]) == 1.0);
+          CHECK(calm::is_edge(opt.gate, res.theta[e], res.weight[e], opt.threshold,
+                              opt.weight_threshold));
+        }
+    }
   }
 
   // Nearly singular covariance: a variable that almost duplicates another.

@@ -69,6 +69,37 @@ int main() {
     CHECK(calm::is_dag(b.dag));
     CHECK(b.score >= e.score - 1e-9);
     CHECK(std::abs(score.dag_score(b.dag) - b.score) < 1e-9);
+    // background knowledge: require the reverse of one edge of the exact
+    // optimum and forbid the edge itself; the constrained optima obey it
+    // and never beat the free one
+    if (d >= 2) {
+      int ki = -1, kj = -1;
+      for (int i = 0; i < d && ki < 0; ++i)
+        for (int j = 0; j < d; ++j)
+          if (e.dag(i, j) != 0) { ki = i; kj = j; break; }
+      if (ki < 0) { ki = 0; kj = 1; }
+      calm::Knowledge k;
+      k.required = IntMatrix::Zero(d, d);
+      k.forbidden = IntMatrix::Zero(d, d);
+      k.required(kj, ki) = 1;
+      k.forbidden(ki, kj) = 1;
+      IntMatrix allowed = full;
+      allowed(ki, kj) = 0;
+      calm::ExactResult ek = calm::exact_search(score, allowed, &k.required, 1e9, {});
+      CHECK(ek.dag(kj, ki) == 1 && ek.dag(ki, kj) == 0);
+      CHECK(ek.score >= e.score - 1e-9);
+      IntMatrix start_dag;
+      const IntMatrix start = calm::dag_to_cpdag(ek.dag);
+      CHECK(calm::knowledge_extension(start, k, start_dag));
+      calm::GesOptions ko;
+      ko.forward = true;
+      ko.knowledge = &k;
+      calm::GesResult gk = calm::ges_refine(start, score, full, ko, {});
+      IntMatrix kdag;
+      CHECK(calm::knowledge_extension(gk.cpdag, k, kdag));
+      CHECK(kdag(kj, ki) == 1 && kdag(ki, kj) == 0);
+      CHECK(gk.score_after >= ek.score - 1e-9);
+    }
   }
   return report("driver_search");
 }

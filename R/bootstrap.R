@@ -1,0 +1,283 @@
+# Edge stability by the nonparametric bootstrap: refit a learner on
+# resampled rows, count how often each pair is an edge and in which
+# direction, average the graphs, plot, and hand the result to bnlearn.
+
+#' Edge stability by bootstrap
+#'
+#' Resamples the rows of the data with replacement `R` times, refits a
+#' learner on every resample, and reports for every pair of variables how
+#' often it is an edge and how often it points each way, both in the learned
+#' DAGs and in their CPDAGs (where an undirected edge counts half for each
+#' direction, as bnlearn's `boot.strength()` does). Replicates run through
+#' [future.apply::future_lapply()] (so `future::plan()` decides where) with
+#' progress signalled through progressr; each replicate gets its own
+#' random-number stream, so `set.seed()` reproduces the result whatever the
+#' plan.
+#'
+#' @param x Data: a numeric matrix or data frame, one column per variable.
+#' @param R Number of bootstrap replicates.
+#' @param learner A function that takes the data as its first argument and
+#'   returns a graph [as_amat()] accepts: [calm()] (default),
+#'   [exact_search()], [golem_nv()], [notears_linear()], [pc_pcalg()] or
+#'   [ges_pcalg()], or a function of your own.
+#' @param ... Further arguments to `learner` (e.g. `knowledge`).
+#' @param threshold Strength at or above which a pair enters the averaged
+#'   graph (see [average_graph()]); stored with the result.
+#' @return An object of class `calm_bootstrap`: a list with `dag` and
+#'   `cpdag`, data frames with one row per ordered pair (`from`, `to`):
+#'   `strength` (share of replicates with an edge between the two),
+#'   `direction` (share of those in which it points `from -> to`; in the
+#'   CPDAG an undirected edge counts one half), `directed` (share of
+#'   replicates with `from -> to`) and, for the CPDAG, `undirected` (share
+#'   with an undirected edge); further `R`, `nodes`, `threshold`, `seconds`
+#'   and `failed` (replicates whose fit failed, left out).
+#' @seealso [average_graph()], [as_bn_strength()],
+#'   [plot.calm_bootstrap()]
+#' @examples
+#' set.seed(1)
+#' sem <- simulate_sem(5, k = 1, n = 300)
+#' bs <- bootstrap_edges(sem$x, R = 5)
+#' bs
+#' average_graph(bs)
+#' @export
+bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
+  call <- environment()
+  x <- check_data(x, "x", call = call)
+  R <- check_count(R, "R", min = 1, max = 1e6, call = call)
+  if (!is.function(learner)) {
+    abort_arg("learner", "must be a function that learns a graph from data, such as {.fn calm}, not {.obj_type_friendly {learner}}.",
+              call = call)
+  }
+  threshold <- check_number(threshold, "threshold", lower = 0, upper = 1, call = call)
+  nm <- colnames(x)
+  d <- length(nm)
+  n <- nrow(x)
+  args <- list(...)
+  if (identical(learner, calm) && is.null(args$verbose)) args$verbose <- FALSE
+  t0 <- proc.time()[["elapsed"]]
+  p <- progressr::progressor(steps = R)
+  reps <- future.apply::future_lapply(seq_len(R), function(r) {
+    rows <- sample.int(n, n, replace = TRUE)
+    out <- tryCatch({
+      fit <- do.call(learner, c(list(x[rows, , drop = FALSE]), args))
+      bootstrap_graphs(fit, nm)
+    }, error = function(e) conditionMessage(e))
+    p(sprintf("replicate %d", r))
+    out
+  }, future.seed = TRUE)
+  failed <- vapply(reps, is.character, logical(1))
+  if (all(failed)) {
+    cli::cli_abort(c("Every bootstrap replicate failed.", x = "First error: {reps[[1]]}"),
+                   class = c("calm_error_fit", "calm_error"), call = call)
+  }
+  if (any(failed)) {
+    cli::cli_warn("{sum(failed)} of {R} bootstrap replicate{?s} failed and {?was/were} left out; first error: {reps[failed][[1]]}")
+  }
+  ok <- reps[!failed]
+  k <- length(ok)
+  mean_of <- function(what) Reduce(`+`, lapply(ok, function(r) r[[what]])) / k
+  structure(list(dag = strength_frame(mean_of("dag"), 0 * mean_of("dag")),
+                 cpdag = strength_frame(mean_of("cpdag_directed"), mean_of("cpdag_undirected"),
+                                        cpdag = TRUE),
+                 R = k, nodes = nm, threshold = threshold, failed = sum(failed),
+                 seconds = proc.time()[["elapsed"]] - t0),
+            class = "calm_bootstrap")
+}
+
+# The DAG (when the learner gives one) and CPDAG of one fit, as 0/1
+# matrices over `nm`. A learner that returns a CPDAG only (pc_pcalg,
+# ges_pcalg) counts its directed edges in the DAG table and its undirected
+# ones half each way.
+bootstrap_graphs <- function(fit, nm) {
+  m <- as_amat(fit, weighted = FALSE)
+  m <- (m != 0) * 1
+  if (!is.null(colnames(m))) m <- m[nm, nm, drop = FALSE]
+  cp <- if (inherits(fit, "calm_fit") && !is.null(fit$cpdag_amat)) {
+    fit$cpdag_amat
+  } else if (cpp_is_dag(m)) {
+    cpp_dag_to_cpdag(m)
+  } else {
+    m
+  }
+  cp <- (cp != 0) * 1
+  dimnames(cp) <- dimnames(m) <- list(nm, nm)
+  und <- m * t(m)
+  dag <- m - und + und / 2
+  cp_und <- cp * t(cp)
+  list(dag = dag, cpdag_directed = cp - cp_und, cpdag_undirected = cp_und)
+}
+
+# Ordered pairs with their shares, from the share `p[i, j]` of replicates
+# with i -> j and the (symmetric) share `und` with an undirected edge.
+strength_frame <- function(p, und, cpdag = FALSE) {
+  nm <- colnames(p)
+  d <- length(nm)
+  idx <- which(diag(d) == 0, arr.ind = TRUE)
+  idx <- idx[order(idx[, 1], idx[, 2]), , drop = FALSE]
+  i <- idx[, 1]
+  j <- idx[, 2]
+  if (cpdag) {
+    strength <- p[idx] + t(p)[idx] + und[idx]
+    share <- p[idx] + und[idx] / 2
+    out <- data.frame(from = nm[i], to = nm[j], strength = strength,
+                      direction = ifelse(strength > 0, share / pmax(strength, 1e-300), 0),
+                      directed = p[idx], undirected = und[idx], stringsAsFactors = FALSE)
+  } else {
+    strength <- p[idx] + t(p)[idx]
+    out <- data.frame(from = nm[i], to = nm[j], strength = strength,
+                      direction = ifelse(strength > 0, p[idx] / pmax(strength, 1e-300), 0),
+                      directed = p[idx], stringsAsFactors = FALSE)
+  }
+  out$strength <- pmin(out$strength, 1)
+  out
+}
+
+#' @export
+print.calm_bootstrap <- function(x, ...) {
+  s <- x$cpdag
+  top <- s[s$strength > 0 & s$from < s$to, , drop = FALSE]
+  top <- top[order(-top$strength), , drop = FALSE]
+  cat(sprintf("<calm_bootstrap> %d replicates, %d nodes; %d pairs seen as an edge, %d at strength >= %g\n",
+              x$R, length(x$nodes), nrow(top), sum(top$strength >= x$threshold), x$threshold))
+  if (x$failed > 0) cat(sprintf("  %d replicate(s) failed and were left out\n", x$failed))
+  if (nrow(top)) {
+    shown <- utils::head(top, 10)
+    cat("strongest pairs (CPDAG):\n")
+    print(data.frame(pair = paste(shown$from, "-", shown$to), strength = round(shown$strength, 3),
+                     `from->to` = round(shown$directed, 3),
+                     `to->from` = round(shown$strength - shown$directed - shown$undirected, 3),
+                     undirected = round(shown$undirected, 3), check.names = FALSE),
+          row.names = FALSE)
+  }
+  invisible(x)
+}
+
+#' The averaged graph of a bootstrap
+#'
+#' Keeps the pairs whose bootstrap strength is at least `threshold` and
+#' orients each as most replicates did (as bnlearn's `averaged.network()`):
+#' `from -> to` when its direction share is above one half, undirected when
+#' the two directions tie. Cycles that the orientation creates are broken by
+#' making their weakest edges undirected, so the result is a partially
+#' directed acyclic graph.
+#'
+#' @param x A `calm_bootstrap` from [bootstrap_edges()].
+#' @param threshold Strength at or above which a pair is an edge (default the
+#'   one stored in `x`).
+#' @param graph Which counts to average: `"cpdag"` (default) or `"dag"`.
+#' @return A 0/1 adjacency matrix (`[i, j] = 1` for `i -> j`; both entries
+#'   for an undirected edge), with the strengths in attribute `strength`.
+#' @export
+average_graph <- function(x, threshold = NULL, graph = c("cpdag", "dag")) {
+  call <- environment()
+  if (!inherits(x, "calm_bootstrap")) {
+    abort_arg("x", "must be the result of {.fn bootstrap_edges}, not {.obj_type_friendly {x}}.",
+              call = call)
+  }
+  graph <- match_choice(graph, c("cpdag", "dag"), "graph", call)
+  threshold <- if (is.null(threshold)) x$threshold else
+    check_number(threshold, "threshold", lower = 0, upper = 1, call = call)
+  s <- x[[graph]]
+  nm <- x$nodes
+  d <- length(nm)
+  out <- matrix(0, d, d, dimnames = list(nm, nm))
+  st <- out
+  st[cbind(s$from, s$to)] <- s$strength
+  keep <- s[s$strength >= threshold & s$strength > 0 & s$direction >= 0.5, , drop = FALSE]
+  out[cbind(keep$from, keep$to)] <- 1
+  # a directed cycle: make the weakest of its directed edges undirected
+  repeat {
+    directed <- out * (1 - t(out))
+    if (cpp_is_dag(directed)) break
+    w <- directed * st
+    w[directed != 0 & w == 0] <- .Machine$double.xmin
+    fix <- make_acyclic(w)
+    e <- fix$removed[1, ]
+    out[e$to, e$from] <- 1
+  }
+  attr(out, "strength") <- st
+  out
+}
+
+#' Bootstrap strengths as bnlearn's `bn.strength`
+#'
+#' Converts a [bootstrap_edges()] result into the data frame of class
+#' `bn.strength` that bnlearn's `averaged.network()`, `strength.plot()` and
+#' `inclusion.threshold()` accept (columns `from`, `to`, `strength`,
+#' `direction`; attributes `method = "bootstrap"`, `threshold`, `nodes`).
+#'
+#' @param x A `calm_bootstrap`.
+#' @param graph `"cpdag"` (default, as bnlearn's `boot.strength(cpdag = TRUE)`)
+#'   or `"dag"`.
+#' @return A `bn.strength` data frame.
+#' @examplesIf requireNamespace("bnlearn", quietly = TRUE)
+#' set.seed(1)
+#' sem <- simulate_sem(5, k = 1, n = 300)
+#' bs <- bootstrap_edges(sem$x, R = 5)
+#' bnlearn::averaged.network(as_bn_strength(bs))
+#' @export
+as_bn_strength <- function(x, graph = c("cpdag", "dag")) {
+  call <- environment()
+  if (!inherits(x, "calm_bootstrap")) {
+    abort_arg("x", "must be the result of {.fn bootstrap_edges}, not {.obj_type_friendly {x}}.",
+              call = call)
+  }
+  graph <- match_choice(graph, c("cpdag", "dag"), "graph", call)
+  s <- x[[graph]][, c("from", "to", "strength", "direction")]
+  rownames(s) <- NULL
+  structure(s, class = c("bn.strength", "data.frame"), method = "bootstrap",
+            threshold = x$threshold, nodes = x$nodes)
+}
+
+#' Plot bootstrap edge strengths
+#'
+#' Draws the averaged graph ([average_graph()]) with each edge's width and
+#' label giving its bootstrap strength; with `type = "strength"`, a chart of
+#' the strongest pairs instead, split into the shares of each direction and
+#' of undirected edges, with the threshold marked.
+#'
+#' @param x A `calm_bootstrap`.
+#' @param type `"graph"` (default) or `"strength"`.
+#' @param threshold Strength for the averaged graph (default the stored one).
+#' @param top For `type = "strength"`: how many pairs to show.
+#' @param ... Passed to [graphics::barplot()] (`"strength"`) or igraph's plot.
+#' @return `x`, invisibly.
+#' @export
+plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NULL, top = 20,
+                                ...) {
+  call <- environment()
+  type <- match_choice(type, c("graph", "strength"), "type", call)
+  top <- check_count(top, "top", min = 1, call = call)
+  threshold <- if (is.null(threshold)) x$threshold else
+    check_number(threshold, "threshold", lower = 0, upper = 1, call = call)
+  if (type == "strength") {
+    s <- x$cpdag
+    s <- s[s$from < s$to & s$strength > 0, , drop = FALSE]
+    s <- utils::head(s[order(-s$strength), , drop = FALSE], top)
+    back <- s$strength - s$directed - s$undirected
+    shares <- rbind(s$directed, back, s$undirected)
+    colnames(shares) <- paste(s$from, "-", s$to)
+    graphics::barplot(shares[, rev(seq_len(ncol(shares))), drop = FALSE], horiz = TRUE,
+                      las = 1, xlim = c(0, 1.5), col = c("grey25", "grey60", "grey90"),
+                      xlab = "share of replicates", cex.names = 0.8, axes = FALSE, ...)
+    graphics::axis(1, at = seq(0, 1, 0.25))
+    graphics::abline(v = threshold, lty = 2)
+    graphics::legend("topright", fill = c("grey25", "grey60", "grey90"), bty = "n",
+                     legend = c("first -> second", "second -> first", "undirected"), cex = 0.8)
+    return(invisible(x))
+  }
+  avg <- average_graph(x, threshold = threshold)
+  st <- attr(avg, "strength")
+  idx <- which((avg != 0 & t(avg) == 0) | (avg != 0 & upper.tri(avg)), arr.ind = TRUE)
+  w <- pmin(st[idx], 1)
+  mark <- ifelse(t(avg)[idx] != 0, "--", "->")
+  xy <- dag_layout(igraph::graph_from_adjacency_matrix(avg))
+  old <- graphics::par(mar = c(0.5, 0.5, 2, 0.5))
+  on.exit(graphics::par(old), add = TRUE)
+  draw_edges(x$nodes, idx[, 1], idx[, 2], mark, colour = grDevices::grey(0.75 * (1 - w)),
+             lty = 1, layout = xy, edge.width = 1 + 2 * w, arrow_size = 0.8,
+             edge.label = formatC(w, format = "f", digits = 2), edge.label.cex = 0.8,
+             edge.label.color = "black",
+             main = sprintf("averaged graph, strength >= %g (%d replicates)", threshold, x$R), ...)
+  invisible(x)
+}

@@ -1,0 +1,277 @@
+# Background knowledge: required and forbidden directed edges and tiers,
+# checked here and handed to the C++ cores (CALM's mask, the refinement, the
+# exact search, IAMB) as two 0/1 matrices.
+
+#' Background knowledge: required and forbidden edges, tiers
+#'
+#' Describes what is known about the graph before learning it, in the forms
+#' users of bnlearn (`whitelist`, `blacklist`) and pcalg (`fixedEdges`,
+#' `fixedGaps`) know: directed edges that must be in the graph, directed
+#' edges that must not, and a temporal order of the variables (tiers).
+#' Pass the result as `knowledge` to [calm()], [exact_search()] or
+#' [estimate_moral_graph()].
+#'
+#' What each learner does with it:
+#' * [calm()]: a forbidden entry `i -> j` is never free (its gate is fixed
+#'   at zero); a required entry is always in the graph: its gate is held open
+#'   and the sparsity penalty does not act on it. The acyclicity constraint
+#'   sees it, so no edge can close a cycle through it. Required edges need a
+#'   gate (`gate = "gumbel"` or `"stg"`). The refinement (`refine = "ges"`)
+#'   only makes moves whose equivalence class has a member with every
+#'   required edge and no forbidden one, and returns such a member; up to
+#'   `calm_control(refine_exact_max_d)` variables it then takes the exact
+#'   optimum under the knowledge, as without it. Its GES start from the empty
+#'   graph and its order search (BOSS) are skipped: they do not carry the
+#'   knowledge.
+#' * [exact_search()]: the optimum over the DAGs that contain every required
+#'   edge and no forbidden one.
+#' * [estimate_moral_graph()] (IAMB): the two ends of a required edge enter
+#'   each other's blanket without a test and are never dropped, so the pair
+#'   stays in the moral graph. A moral graph given by the user gets the
+#'   required adjacencies added.
+#'
+#' Knowledge that contradicts itself is an error: an edge both required and
+#' forbidden (also through tiers), required edges that form a directed
+#' cycle, a self loop, a node in two tiers, or a name that is not a
+#' variable (checked when the knowledge meets the data).
+#'
+#' @param required,forbidden Directed edges: a two-column matrix or data frame
+#'   of `from`, `to` (node names or column indices, as bnlearn's whitelist),
+#'   a square 0/1 adjacency matrix (`[i, j] = 1` for `i -> j`), or a directed
+#'   igraph graph. `NULL`: none.
+#' @param tiers A temporal order: a list of character vectors (first tier
+#'   first) or a named integer vector giving each variable's tier. An edge
+#'   from a later tier to an earlier one is forbidden; variables in no tier
+#'   are unconstrained.
+#' @return An object of class `calm_knowledge`.
+#' @seealso [calm()], [exact_search()]
+#' @examples
+#' bk <- background_knowledge(required = data.frame(from = "X1", to = "X2"),
+#'                            tiers = list(c("X1", "X2"), c("X3", "X4")))
+#' bk
+#' @export
+background_knowledge <- function(required = NULL, forbidden = NULL, tiers = NULL) {
+  call <- environment()
+  check_edge_spec(required, "required", call)
+  check_edge_spec(forbidden, "forbidden", call)
+  if (!is.null(tiers)) {
+    if (is.list(tiers)) {
+      ok <- all(vapply(tiers, function(t) is.character(t) && !anyNA(t), logical(1)))
+      if (!ok) abort_arg("tiers", "must be a list of character vectors of node names.", call = call)
+      all_nodes <- unlist(tiers)
+      if (anyDuplicated(all_nodes)) {
+        abort_arg("tiers", "puts {.val {unique(all_nodes[duplicated(all_nodes)])}} in more than one tier.",
+                  call = call)
+      }
+      tiers <- stats::setNames(rep(seq_along(tiers), lengths(tiers)), all_nodes)
+    } else if (is.numeric(tiers) && !is.null(names(tiers)) && !anyNA(tiers) &&
+               all(tiers == round(tiers))) {
+      if (anyDuplicated(names(tiers))) {
+        abort_arg("tiers", "names {.val {unique(names(tiers)[duplicated(names(tiers))])}} more than once.",
+                  call = call)
+      }
+    } else {
+      abort_arg("tiers", "must be a list of character vectors (first tier first) or a named integer vector of tiers, not {.obj_type_friendly {tiers}}.",
+                call = call)
+    }
+  }
+  structure(list(required = required, forbidden = forbidden, tiers = tiers),
+            class = "calm_knowledge")
+}
+
+#' @export
+print.calm_knowledge <- function(x, ...) {
+  count <- function(e) {
+    if (is.null(e)) return("none")
+    if (inherits(e, "igraph")) return(format(igraph::ecount(e)))
+    if (is.matrix(e) && nrow(e) == ncol(e) && !is.character(e) && ncol(e) != 2L) {
+      return(format(sum(e != 0)))
+    }
+    format(NROW(e))
+  }
+  cat("<calm_knowledge>\n")
+  cat("  required edges: ", count(x$required), "\n", sep = "")
+  cat("  forbidden edges:", count(x$forbidden), "\n")
+  if (is.null(x$tiers)) {
+    cat("  tiers: none\n")
+  } else {
+    tiers <- split(names(x$tiers), x$tiers)
+    cat("  tiers:", paste(vapply(tiers, paste, character(1), collapse = ", "), collapse = " < "), "\n")
+  }
+  invisible(x)
+}
+
+check_edge_spec <- function(e, arg, call) {
+  if (is.null(e) || inherits(e, "igraph")) return(invisible())
+  if (is.data.frame(e) || is.matrix(e)) {
+    if (ncol(e) < 2L) abort_arg(arg, "must have two columns (from, to) or be a square adjacency matrix.", call = call)
+    return(invisible())
+  }
+  abort_arg(arg, "must be NULL, a two-column matrix or data frame of edges (from, to), a square 0/1 adjacency matrix or a directed igraph graph, not {.obj_type_friendly {e}}.",
+            call = call)
+}
+
+# The knowledge argument of a learner: NULL, a calm_knowledge object or a
+# list of background_knowledge()'s arguments.
+knowledge_arg <- function(knowledge, call) {
+  if (is.null(knowledge) || inherits(knowledge, "calm_knowledge")) return(knowledge)
+  if (is.list(knowledge) && !is.data.frame(knowledge) &&
+      all(names(knowledge) %in% c("required", "forbidden", "tiers")) && !is.null(names(knowledge))) {
+    return(tryCatch(do.call(background_knowledge, knowledge), calm_error_argument = function(e) {
+      abort_arg("knowledge", "is not valid background knowledge: {conditionMessage(e)}", call = call)
+    }))
+  }
+  abort_arg("knowledge", "must be NULL, the result of {.fn background_knowledge} or a list with elements {.field required}, {.field forbidden}, {.field tiers}.",
+            call = call)
+}
+
+# The knowledge for the variables `nm`: list(required, forbidden) of d x d
+# 0/1 matrices ([i, j] = 1 for i -> j), or NULL when there is none. Errors
+# name the learner's `knowledge` argument.
+resolve_knowledge <- function(knowledge, nm, call) {
+  if (inherits(knowledge, "calm_knowledge_resolved")) return(knowledge)
+  knowledge <- knowledge_arg(knowledge, call)
+  if (is.null(knowledge)) return(NULL)
+  d <- length(nm)
+  req <- edge_matrix(knowledge$required, nm, "required", call)
+  forb <- edge_matrix(knowledge$forbidden, nm, "forbidden", call)
+  if (!is.null(knowledge$tiers)) {
+    tiers <- knowledge$tiers
+    unknown <- setdiff(names(tiers), nm)
+    if (length(unknown)) {
+      abort_arg("knowledge", "has tiers for {.val {unknown}}, which {?is not a variable/are not variables}.",
+                call = call)
+    }
+    tier <- rep(NA_real_, d)
+    tier[match(names(tiers), nm)] <- tiers
+    later <- outer(tier, tier, ">")  # i in a later tier than j: i -> j forbidden
+    later[is.na(later)] <- FALSE
+    forb[later] <- 1
+  }
+  both <- which(req != 0 & forb != 0, arr.ind = TRUE)
+  if (nrow(both)) {
+    pairs <- paste(nm[both[, 1]], "->", nm[both[, 2]])
+    abort_arg("knowledge", "contradicts itself: {.val {pairs}} {?is/are} both required and forbidden (directly or by the tiers).",
+              call = call)
+  }
+  if (!cpp_is_dag(req)) {
+    cyc <- igraph::graph_from_adjacency_matrix(req, mode = "directed")
+    loop_nodes <- nm[vapply(seq_len(d), function(i) {
+      any(igraph::subcomponent(cyc, i, mode = "out") %in% igraph::neighbors(cyc, i, mode = "in"))
+    }, logical(1))]
+    abort_arg("knowledge", "contradicts itself: the required edges form a directed cycle (through {.val {loop_nodes}}).",
+              call = call)
+  }
+  if (sum(req) == 0 && sum(forb) == 0) return(NULL)
+  structure(list(required = req, forbidden = forb), class = "calm_knowledge_resolved")
+}
+
+# A directed edge specification as a d x d 0/1 matrix over `nm`.
+edge_matrix <- function(e, nm, what, call) {
+  d <- length(nm)
+  out <- matrix(0, d, d, dimnames = list(nm, nm))
+  if (is.null(e)) return(out)
+  bad_node <- function(v) {
+    abort_arg("knowledge", "names {what} edges with {.val {utils::head(v, 3)}}, not {?a variable/variables} ({d} variable{?s}: {.val {utils::head(nm, 5)}}{if (d > 5) ', ...' else ''}).",
+              call = call)
+  }
+  if (inherits(e, "igraph")) {
+    if (!igraph::is_directed(e)) {
+      abort_arg("knowledge", "gives {what} edges as an undirected graph; use a directed one.", call = call)
+    }
+    el <- igraph::as_edgelist(e, names = TRUE)
+    if (is.null(igraph::V(e)$name)) el <- matrix(as.integer(igraph::as_edgelist(e, names = FALSE)), ncol = 2)
+    e <- el
+  } else if (is.matrix(e) && nrow(e) == d && ncol(e) == d && !is.character(e) &&
+             (d != 2L || !is.null(colnames(e)) && all(colnames(e) %in% nm))) {
+    if (anyNA(e) || !all(e %in% c(0, 1))) {
+      abort_arg("knowledge", "has a {what} adjacency matrix that is not 0/1.", call = call)
+    }
+    if (!is.null(colnames(e))) {
+      if (!setequal(colnames(e), nm)) bad_node(setdiff(colnames(e), nm))
+      e <- e[nm, nm, drop = FALSE]
+    }
+    if (any(diag(e) != 0)) abort_arg("knowledge", "has {what} self loops.", call = call)
+    out[] <- as.double(e != 0)
+    return(out)
+  }
+  e <- as.data.frame(e, stringsAsFactors = FALSE)[, 1:2]
+  idx <- lapply(e, function(col) {
+    if (is.factor(col)) col <- as.character(col)
+    if (is.character(col)) {
+      if (anyNA(col) || !all(col %in% nm)) bad_node(setdiff(col, nm))
+      match(col, nm)
+    } else if (is.numeric(col) && !anyNA(col) && all(col == round(col)) && all(col >= 1 & col <= d)) {
+      as.integer(col)
+    } else {
+      abort_arg("knowledge", "has {what} edges that are neither node names nor column indices in 1..{d}.",
+                call = call)
+    }
+  })
+  if (any(idx[[1]] == idx[[2]])) abort_arg("knowledge", "has {what} self loops.", call = call)
+  out[cbind(idx[[1]], idx[[2]])] <- 1
+  out
+}
+
+# The CALM mask with the knowledge: the moral graph plus the required
+# adjacencies, without the forbidden entries, with required entries 2.
+knowledge_mask <- function(mask, kn) {
+  if (is.null(kn)) return(mask)
+  m <- pmax(mask, kn$required, t(kn$required))
+  m[kn$forbidden != 0] <- 0
+  m[t(kn$required) != 0] <- 0  # the reverse of a required edge would close a 2-cycle
+  m[kn$required != 0] <- 2
+  m
+}
+
+# The refinement of calm(refine = "ges") under background knowledge: the
+# GES moves restricted to classes that satisfy it (C++), from CALM's DAG.
+# Returns the same shape as refine_dag().
+refine_dag_knowledge <- function(dag, sigma, mask, lambda, ctrl, n, kn, extend = TRUE) {
+  forward <- ctrl$refine_forward
+  if (identical(forward, "auto")) forward <- !is.finite(n)
+  nm <- colnames(sigma)
+  t0 <- proc.time()[["elapsed"]]
+  start <- cpp_dag_to_cpdag(dag)
+  storage.mode(start) <- "double"
+  allowed <- pmax(mask != 0, t(mask != 0)) * 1
+  diag(allowed) <- 0
+  r <- cpp_ges_refine_knowledge(sigma, start, lambda, allowed, kn$required, kn$forbidden,
+                                isTRUE(forward), ctrl$refine_max_moves)
+  moves <- data.frame(type = r$moves$type, from = nm[r$moves$from], to = nm[r$moves$to],
+                      clique = rep(NA_character_, nrow(r$moves)), delta = r$moves$delta,
+                      stringsAsFactors = FALSE)
+  new_dag <- if (nrow(moves) == 0L) dag else set_node_names(r$dag, nm)
+  score_now <- r$score_after
+  # the exact optimum under the knowledge where it is cheap (as refine_dag()
+  # does without knowledge): over all allowed pairs when the moral graph was
+  # estimated, inside the mask otherwise
+  d <- ncol(sigma)
+  if (!is.null(ctrl$refine_exact_max_d) && d <= ctrl$refine_exact_max_d) {
+    exact_mask <- if (extend) matrix(1, d, d) - diag(d) else (mask != 0) * 1
+    exact_mask[kn$forbidden != 0] <- 0
+    exact_mask <- pmax(exact_mask, kn$required)
+    budget <- 2 * 1024^3
+    if (cpp_exact_search_bytes(pmax(exact_mask, t(exact_mask))) <= budget) {
+      ex <- cpp_exact_search(sigma, exact_mask, lambda, budget, kn$required)
+      if (ex$score < score_now - 1e-10) {
+        moves <- rbind(moves, data.frame(type = "exact", from = NA_character_, to = NA_character_,
+                                         clique = "exact search", delta = ex$score - score_now,
+                                         stringsAsFactors = FALSE))
+        new_dag <- set_node_names(ex$amat * 1, nm)
+        score_now <- ex$score
+      }
+    }
+  }
+  list(dag = new_dag,
+       record = list(method = "ges", lambda = lambda, forward = forward,
+                     dag_before = dag, cpdag_before = set_node_names(start, nm),
+                     score_before = r$score_before, score_after = score_now,
+                     moves = moves, mask = set_node_names(allowed, nm), knowledge = TRUE,
+                     seconds = proc.time()[["elapsed"]] - t0))
+}
+
+# Does the DAG `amat` satisfy the knowledge?
+satisfies_knowledge <- function(amat, kn) {
+  is.null(kn) || (all(amat[kn$required != 0] != 0) && all(amat[kn$forbidden != 0] == 0))
+}

@@ -1,0 +1,105 @@
+# Edge stability by bootstrap.
+
+boot_sem <- function() {
+  set.seed(21)
+  simulate_sem(5, k = 1, n = 300)
+}
+
+test_that("bootstrap_edges() counts edges and directions consistently", {
+  sem <- boot_sem()
+  set.seed(1)
+  bs <- bootstrap_edges(sem$x, R = 4)
+  expect_s3_class(bs, "calm_bootstrap")
+  expect_equal(bs$R, 4)
+  d <- 5
+  for (g in c("dag", "cpdag")) {
+    s <- bs[[g]]
+    expect_equal(nrow(s), d * (d - 1))
+    expect_true(all(s$strength >= 0 & s$strength <= 1))
+    expect_true(all(s$direction >= 0 & s$direction <= 1))
+    # strength is a property of the pair; directions of a pair add up to one
+    key <- paste(pmin(s$from, s$to), pmax(s$from, s$to))
+    expect_true(all(tapply(s$strength, key, function(v) diff(range(v))) < 1e-12))
+    both <- tapply(s$direction, key, sum)
+    st <- tapply(s$strength, key, `[`, 1)
+    expect_true(all(abs(both[st > 0] - 1) < 1e-12))
+    # shares are multiples of 1/R
+    expect_true(all(abs(s$strength * 4 - round(s$strength * 4)) < 1e-12))
+  }
+  # same seed, same result
+  set.seed(1)
+  expect_equal(bootstrap_edges(sem$x, R = 4)$cpdag, bs$cpdag)
+  expect_output(print(bs), "4 replicates")
+})
+
+test_that("the bootstrap of a fixed learner gives strength one to its edges", {
+  sem <- boot_sem()
+  truth <- sem$B != 0
+  fixed <- function(x, ...) truth * 1
+  bs <- bootstrap_edges(sem$x, R = 3, learner = fixed)
+  avg <- average_graph(bs, graph = "dag")
+  expect_equal(unname(avg), unname(truth * 1), ignore_attr = TRUE)
+  avg_cp <- average_graph(bs)
+  expect_equal(shd_cpdag(avg_cp, sem$B), 0)
+  s <- as_bn_strength(bs)
+  expect_s3_class(s, "bn.strength")
+  expect_named(s, c("from", "to", "strength", "direction"))
+  expect_equal(attr(s, "method"), "bootstrap")
+  expect_equal(attr(s, "nodes"), colnames(sem$x))
+})
+
+test_that("bnlearn's averaged.network() accepts the strengths", {
+  skip_if_not_installed("bnlearn")
+  sem <- boot_sem()
+  set.seed(2)
+  bs <- bootstrap_edges(sem$x, R = 3)
+  avg <- bnlearn::averaged.network(as_bn_strength(bs))
+  expect_s3_class(avg, "bn")
+  expect_equal(shd_cpdag(avg, average_graph(bs)), 0)
+  # with bnlearn's own boot.strength on the same kind of object
+  ref <- bnlearn::boot.strength(as.data.frame(sem$x), R = 2, algorithm = "hc")
+  expect_equal(names(ref), names(as_bn_strength(bs)))
+})
+
+test_that("bootstrap_edges() refuses bad input and reports failed replicates", {
+  sem <- boot_sem()
+  expect_error(bootstrap_edges(sem$x, R = 0), "R", class = "calm_error_argument")
+  expect_error(bootstrap_edges(sem$x, R = 2, learner = "calm"), "learner",
+               class = "calm_error_argument")
+  expect_error(bootstrap_edges(sem$x, R = 2, threshold = 2), "threshold",
+               class = "calm_error_argument")
+  expect_error(bootstrap_edges("a", R = 2), "x", class = "calm_error_argument")
+  expect_error(bootstrap_edges(sem$x, R = 2, learner = function(x) stop("boom")),
+               "Every bootstrap replicate failed")
+  k <- 0
+  flaky <- function(x) {
+    if (x[1, 1] > 0) stop("flaky") else diag(ncol(x)) * 0
+  }
+  set.seed(5)
+  expect_warning(bootstrap_edges(sem$x, R = 6, learner = flaky), "failed")
+  expect_error(average_graph(list()), "bootstrap_edges", class = "calm_error_argument")
+  expect_error(as_bn_strength(1), "bootstrap_edges", class = "calm_error_argument")
+  bs <- bootstrap_edges(sem$x, R = 2, learner = function(x) sem$B)
+  expect_error(average_graph(bs, threshold = -1), "threshold", class = "calm_error_argument")
+  expect_error(average_graph(bs, graph = "pag"), "graph", class = "calm_error_argument")
+})
+
+test_that("bootstrap plots draw", {
+  sem <- boot_sem()
+  bs <- bootstrap_edges(sem$x, R = 2, learner = function(x) sem$B)
+  f <- tempfile(fileext = ".png")
+  grDevices::png(f)
+  on.exit({grDevices::dev.off(); unlink(f)})
+  expect_invisible(plot(bs))
+  expect_invisible(plot(bs, type = "strength", top = 3))
+  expect_error(plot(bs, type = "pie"), "type", class = "calm_error_argument")
+})
+
+test_that("knowledge reaches the bootstrap's learner", {
+  sem <- boot_sem()
+  bk <- background_knowledge(required = data.frame(from = "X1", to = "X5"))
+  set.seed(3)
+  bs <- bootstrap_edges(sem$x, R = 2, knowledge = bk)
+  s <- bs$dag
+  expect_equal(s$directed[s$from == "X1" & s$to == "X5"], 1)
+})

@@ -1,0 +1,223 @@
+# Background knowledge: checks, and every learner that takes it.
+
+kn_sem <- function() {
+  set.seed(11)
+  simulate_sem(6, k = 1, n = 500)
+}
+
+test_that("background_knowledge() refuses malformed arguments", {
+  expect_error(background_knowledge(required = "X1"), "required", class = "calm_error_argument")
+  expect_error(background_knowledge(forbidden = list(1)), "forbidden", class = "calm_error_argument")
+  expect_error(background_knowledge(required = matrix(1:3, ncol = 1)), "two columns",
+               class = "calm_error_argument")
+  expect_error(background_knowledge(tiers = list("X1", c("X1", "X2"))), "more than one tier",
+               class = "calm_error_argument")
+  expect_error(background_knowledge(tiers = list(1, 2)), "character", class = "calm_error_argument")
+  expect_error(background_knowledge(tiers = c(1, 2)), "tiers", class = "calm_error_argument")
+  expect_error(background_knowledge(tiers = c(a = 1.5)), "tiers", class = "calm_error_argument")
+  bk <- background_knowledge(required = data.frame(from = "X1", to = "X2"),
+                             tiers = list("X1", c("X2", "X3")))
+  expect_s3_class(bk, "calm_knowledge")
+  expect_output(print(bk), "X1 < X2, X3")
+})
+
+test_that("contradictory or unknown knowledge is a clear error", {
+  nm <- paste0("X", 1:4)
+  res <- function(...) calm:::resolve_knowledge(background_knowledge(...), nm, call = environment())
+  expect_error(res(required = data.frame(from = c("X1", "X2", "X3"), to = c("X2", "X3", "X1"))),
+               "directed cycle", class = "calm_error_argument")
+  expect_error(res(required = data.frame(from = "X1", to = "X2"),
+                   forbidden = data.frame(from = "X1", to = "X2")),
+               "both required and forbidden", class = "calm_error_argument")
+  expect_error(res(required = data.frame(from = "X1", to = "X2"), tiers = list("X2", "X1")),
+               "both required and forbidden", class = "calm_error_argument")
+  expect_error(res(required = data.frame(from = "X1", to = "X1")), "self loop",
+               class = "calm_error_argument")
+  expect_error(res(forbidden = data.frame(from = "Z", to = "X1")), "Z",
+               class = "calm_error_argument")
+  expect_error(res(tiers = list("Z")), "Z", class = "calm_error_argument")
+  expect_error(res(required = cbind(1, 7)), "indices", class = "calm_error_argument")
+  m <- matrix(0, 4, 4)
+  m[1, 2] <- 2
+  expect_error(res(required = m), "0/1", class = "calm_error_argument")
+  expect_error(calm:::resolve_knowledge(list(bad = 1), nm, call = environment()), "knowledge",
+               class = "calm_error_argument")
+  expect_error(calm:::resolve_knowledge("X1", nm, call = environment()), "knowledge",
+               class = "calm_error_argument")
+})
+
+test_that("knowledge is read from names, indices, matrices, igraph and tiers", {
+  nm <- paste0("X", 1:4)
+  res <- function(...) calm:::resolve_knowledge(background_knowledge(...), nm, call = environment())
+  a <- res(required = data.frame(from = "X1", to = "X2"))
+  b <- res(required = cbind(1, 2))
+  m <- matrix(0, 4, 4, dimnames = list(nm, nm))
+  m["X1", "X2"] <- 1
+  c3 <- res(required = m)
+  g <- igraph::graph_from_adjacency_matrix(m)
+  d4 <- res(required = g)
+  for (k in list(b, c3, d4)) expect_equal(k$required, a$required)
+  expect_equal(sum(a$required), 1)
+  t1 <- res(tiers = list(c("X1", "X2"), c("X3", "X4")))
+  expect_equal(sum(t1$forbidden), 4)
+  expect_true(all(t1$forbidden[c("X3", "X4"), c("X1", "X2")] == 1))
+  t2 <- res(tiers = c(X1 = 1, X2 = 1, X3 = 2, X4 = 2))
+  expect_equal(t2$forbidden, t1$forbidden)
+  expect_null(calm:::resolve_knowledge(NULL, nm, call = environment()))
+  expect_error(res(required = igraph::make_ring(4)), "undirected", class = "calm_error_argument")
+})
+
+test_that("calm() keeps required edges and never uses forbidden ones", {
+  sem <- kn_sem()
+  fit0 <- calm(sem$x, verbose = FALSE)
+  e <- which(fit0$amat != 0, arr.ind = TRUE)
+  nm <- colnames(fit0$amat)
+  # forbid every edge the free fit found, in its direction; require an edge
+  # between two nodes it left apart
+  forb <- data.frame(from = nm[e[, 1]], to = nm[e[, 2]])
+  apart <- which(fit0$amat + t(fit0$amat) == 0 & upper.tri(fit0$amat), arr.ind = TRUE)[1, ]
+  req <- data.frame(from = nm[apart[1]], to = nm[apart[2]])
+  bk <- background_knowledge(required = req, forbidden = forb)
+  set.seed(2)
+  fit <- calm(sem$x, knowledge = bk, verbose = FALSE)
+  expect_equal(fit$amat[req$from, req$to], 1)
+  expect_true(all(fit$amat[cbind(forb$from, forb$to)] == 0))
+  expect_true(is_dag(fit$amat))
+  expect_false(is.null(fit$knowledge))
+  # the same with the paper's CALM (no refinement) and the stg gate
+  fit2 <- calm(sem$x, knowledge = bk, refine = "none", gate = "stg", verbose = FALSE)
+  expect_equal(fit2$amat[req$from, req$to], 1)
+  expect_true(all(fit2$amat[cbind(forb$from, forb$to)] == 0))
+  # held-open gates are exactly one
+  expect_equal(fit2$gate_values[req$from, req$to], 1)
+})
+
+test_that("calm() refuses required edges with the tanh gate and bad knowledge", {
+  sem <- kn_sem()
+  bk <- background_knowledge(required = data.frame(from = "X1", to = "X2"))
+  expect_error(calm(sem$x, knowledge = bk, gate = "tanh", verbose = FALSE), "gate",
+               class = "calm_error_argument")
+  expect_error(calm(sem$x, knowledge = 3, verbose = FALSE), "knowledge",
+               class = "calm_error_argument")
+  expect_error(calm(sem$x, verbose = FALSE,
+                    knowledge = list(required = data.frame(from = "X1", to = "X2"),
+                                     tiers = list("X2", "X1"))),
+               "both required and forbidden", class = "calm_error_argument")
+})
+
+test_that("a required adjacency joins a moral graph given by the user", {
+  sem <- kn_sem()
+  bk <- background_knowledge(required = data.frame(from = "X1", to = "X6"))
+  empty <- matrix(0, 6, 6, dimnames = list(paste0("X", 1:6), paste0("X", 1:6)))
+  fit <- calm(sem$x, moral = empty, knowledge = bk, verbose = FALSE)
+  expect_equal(sum(fit$amat), 1)
+  expect_equal(fit$amat["X1", "X6"], 1)
+})
+
+test_that("IAMB keeps required adjacencies in the moral graph", {
+  set.seed(3)
+  x <- matrix(rnorm(2000), 500, 4, dimnames = list(NULL, paste0("V", 1:4)))
+  x[, 2] <- x[, 2] + x[, 1]
+  mg <- estimate_moral_graph(x)
+  expect_false(igraph::are_adjacent(mg, "V3", "V4"))
+  bk <- background_knowledge(required = data.frame(from = "V4", to = "V3"))
+  mg2 <- estimate_moral_graph(x, knowledge = bk)
+  expect_true(igraph::are_adjacent(mg2, "V3", "V4"))
+  expect_true(igraph::are_adjacent(mg2, "V1", "V2"))
+  expect_true("V4" %in% igraph::graph_attr(mg2, "blankets")$V3)
+  mg3 <- estimate_moral_graph(x, knowledge = bk, rule = "and")
+  expect_true(igraph::are_adjacent(mg3, "V3", "V4"))
+  mg4 <- estimate_moral_graph(cov = cov(x), n = 500, method = "precision", knowledge = bk)
+  expect_true(igraph::are_adjacent(mg4, "V3", "V4"))
+  expect_error(estimate_moral_graph(x, knowledge = "V1"), "knowledge", class = "calm_error_argument")
+})
+
+test_that("exact_search() finds the optimum under the knowledge", {
+  sem <- kn_sem()
+  free <- exact_search(sem$x, moral = "none")
+  nm <- colnames(free$amat)
+  e <- which(free$amat != 0, arr.ind = TRUE)[1, ]
+  # forbid one edge of the free optimum and require its reverse
+  bk <- background_knowledge(required = data.frame(from = nm[e[2]], to = nm[e[1]]),
+                             forbidden = data.frame(from = nm[e[1]], to = nm[e[2]]))
+  fit <- exact_search(sem$x, moral = "none", knowledge = bk)
+  expect_equal(fit$amat[nm[e[2]], nm[e[1]]], 1)
+  expect_equal(fit$amat[nm[e[1]], nm[e[2]]], 0)
+  expect_gte(fit$score, free$score - 1e-12)
+  expect_equal(fit$score, as.numeric(score_dag(fit$amat, sem$x, lambda1 = 0.005)), tolerance = 1e-10)
+  # knowledge the free optimum already satisfies changes nothing
+  ok <- background_knowledge(required = data.frame(from = nm[e[1]], to = nm[e[2]]))
+  expect_equal(exact_search(sem$x, moral = "none", knowledge = ok)$score, free$score,
+               tolerance = 1e-12)
+  # tiers that put every node in its own tier: the optimum over one order
+  tiers <- as.list(nm)
+  ord <- exact_search(sem$x, moral = "none", knowledge = list(tiers = tiers))
+  expect_true(all(ord$amat[lower.tri(ord$amat)] == 0))
+  # brute force over the DAGs of that order: each node's best parent set
+  # among its predecessors (score changes against the empty graph add up)
+  d <- length(nm)
+  s0 <- score_dag(matrix(0, d, d), sem$x, lambda1 = 0.005)
+  best <- s0
+  for (j in seq_len(d)[-1]) {
+    preds <- seq_len(j - 1)
+    sets <- unlist(lapply(seq_along(preds), function(k) utils::combn(preds, k, simplify = FALSE)),
+                   recursive = FALSE)
+    gains <- vapply(sets, function(p) {
+      m <- matrix(0, d, d)
+      m[p, j] <- 1
+      score_dag(m, sem$x, lambda1 = 0.005) - s0
+    }, numeric(1))
+    best <- best + min(0, gains)
+  }
+  expect_equal(ord$score, as.numeric(best), tolerance = 1e-8)
+})
+
+test_that("the refinement moves only between classes that satisfy the knowledge", {
+  # the CPDAG A - B - C (a chain); requiring B -> A makes A <- B -> C or
+  # A <- B <- C members; requiring A -> B and C -> B is a new v-structure
+  cp <- matrix(0, 3, 3)
+  cp[1, 2] <- cp[2, 1] <- cp[2, 3] <- cp[3, 2] <- 1
+  z <- matrix(0, 3, 3)
+  req <- z
+  req[2, 1] <- 1
+  dag <- calm:::cpp_knowledge_extension(cp, req, z)
+  expect_equal(dag[2, 1], 1)
+  expect_true(is_dag(dag))
+  req2 <- z
+  req2[1, 2] <- req2[3, 2] <- 1
+  expect_null(calm:::cpp_knowledge_extension(cp, req2, z))
+  forb <- z
+  forb[1, 3] <- 1
+  req3 <- z
+  req3[1, 3] <- 1
+  expect_null(calm:::cpp_knowledge_extension(cp, req3, z))  # not adjacent
+  expect_false(is.null(calm:::cpp_knowledge_extension(cp, z, forb)))  # forbidding a gap is fine
+  # a refinement run: the required edge survives even though deleting it scores better
+  set.seed(4)
+  x <- matrix(rnorm(1500), 500, 3)
+  s <- stats::cor(x)
+  full <- matrix(1, 3, 3) - diag(3)
+  start <- matrix(0, 3, 3)
+  start[1, 2] <- start[2, 3] <- start[1, 3] <- 1
+  cps <- calm:::cpp_dag_to_cpdag(start)
+  storage.mode(cps) <- "double"
+  r <- calm:::cpp_ges_refine_knowledge(s, cps, 0.01, full, req, z, FALSE, 100L)
+  expect_equal(r$dag[2, 1], 1)
+  expect_equal(sum(r$dag), 1)
+  expect_error(calm:::cpp_ges_refine_knowledge(s, cps * 0, 0.01, full, req, z, FALSE, 100L),
+               "does not satisfy")
+})
+
+test_that("CALM's mask: required entries 2, their reverse and forbidden entries 0", {
+  nm <- paste0("X", 1:3)
+  mask <- matrix(1, 3, 3, dimnames = list(nm, nm)) - diag(3)
+  kn <- calm:::resolve_knowledge(
+    background_knowledge(required = cbind("X1", "X2"), forbidden = cbind("X3", "X1")),
+    nm, call = environment())
+  m <- calm:::knowledge_mask(mask, kn)
+  expect_equal(m["X1", "X2"], 2)
+  expect_equal(m["X2", "X1"], 0)
+  expect_equal(m["X3", "X1"], 0)
+  expect_equal(m["X1", "X3"], 1)
+  expect_identical(calm:::knowledge_mask(mask, NULL), mask)
+})
