@@ -85,6 +85,30 @@
 #' steps, `h`, `converged`, `stop`, seconds, nodes). A connected moral graph
 #' gives the same fit as `split_components = FALSE`, bit for bit.
 #'
+#' Memory. Before it allocates anything large, and again once the moral
+#' graph is known, `calm()` estimates the memory the fit needs: copies of
+#' the data, the `d x d` matrices of R and of the optimizer, the optimizer's
+#' matrices for each component of the moral graph, its state for each free
+#' entry, and the refinement's (with the exact search's tables up to
+#' `refine_exact_max_d` variables). When that exceeds what the machine can
+#' give, `MemAvailable` in `/proc/meminfo`, or `options(calm.memory_limit = )`
+#' (bytes) when set, it stops with an error of class `calm_error_memory`
+#' that names the number of variables and the bytes needed; where neither is
+#' known there is no check. Measured peaks (resident memory of a fresh R
+#' process beyond the about 125 MB that R with calm loaded takes; ER1
+#' graphs, `n = 1000`, IAMB moral graph; `inst/bench/bench_memory.R`):
+#' 7, 28 and 44 MB at `d` = 100, 200 and 400 without refinement, 9, 42 and
+#' 70 MB with it, and 98 MB at `d` = 800 without. Above `d` = 200 this grows
+#' more slowly than `d^2` (a fixed part of some 20 MB still weighs), so
+#' scaling the `d` = 400 peaks by `(1000 / 400)^2` bounds a 1000-variable fit
+#' from above: an estimate, not a measurement, of at most about 280 MB
+#' without refinement and 440 MB with it (the guard counts 200 and 360 MB),
+#' or about 0.6 GB for the whole R process. Without a moral graph (`moral =
+#' "none"`, every entry free) the optimizer needs some 290 bytes more per
+#' entry: 88 MB at `d` = 400, about 0.55 GB at `d` = 1000. With a parallel
+#' `future::plan()`, each worker that runs a restart or a component needs
+#' its share besides its own R process.
+#'
 #' Weights: `fit$B` is the least-squares refit of every node on its parents
 #' in the learned graph (computed from the covariance; `fit$omega` holds the
 #' residual variances), which is the maximum-likelihood estimate for that
@@ -223,7 +247,10 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   check_flag(verbose, "verbose", call = env)
   ctrl <- resolve_control(control, list(...), call = env)
   seed <- check_seeds(seed, restarts, call = env)
-  check_fit_memory(x, cov, moral, refine, ctrl, call = env)
+  # the memory guard, before anything of size d x d is allocated
+  d0 <- if (!is.null(x)) NCOL(x) else if (!is.null(cov)) NCOL(cov) else NA
+  check_fit_memory(d0, if (!is.null(x)) NROW(x) else 0, moral = moral, refine = refine,
+                   ctrl = ctrl, call = env)
   cv <- resolve_covariance(x, cov, n, standardize, call = env)
   sigma <- cv$sigma
   kn <- resolve_knowledge(knowledge, colnames(sigma), call = env)
@@ -233,6 +260,8 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   }
   mo <- resolve_moral(moral, sigma, cv$n, call = env, alpha = alpha, knowledge = kn)
   mask <- knowledge_mask(mo$mask, kn)
+  # again, now that the free entries and components are known
+  check_fit_memory(ncol(sigma), mask = mask, refine = refine, ctrl = ctrl, call = env)
 
   seeds <- if (is.null(seed)) sample.int(.Machine$integer.max, restarts) else seed
   t0 <- proc.time()[["elapsed"]]
@@ -300,7 +329,110 @@ check_seeds <- function(seed, restarts, call = parent.frame()) {
   as.integer(seed)
 }
 
-check_fit_memory <- function(x, cov, moral, refine, ctrl, call = parent.frame()) invisible(NULL)
+# The memory guard of calm(): the bytes a fit needs, estimated before
+# anything is allocated, against what the machine can give (see
+# memory_available()). Called twice: before the covariance and moral graph
+# are computed, from the number of variables alone (the free entries of an
+# estimated moral graph are not known yet: none are counted, and the kernel
+# is taken to hold one component of all variables), and again before the
+# optimizer, with the mask's free entries and components.
+check_fit_memory <- function(d, n_rows = 0, mask = NULL, moral = NULL, refine = "ges", ctrl,
+                             call = parent.frame()) {
+  avail <- memory_available()
+  if (is.null(avail) || !is.finite(d) || d < 1) return(invisible(NULL))
+  d <- as.double(d)
+  free <- if (!is.null(mask)) {
+    mask_sizes(mask)
+  } else if (identical(moral, "none")) {
+    list(m = d * (d - 1), blocks2 = d * d)
+  } else if (is.matrix(moral) && (is.numeric(moral) || is.logical(moral)) && !anyNA(moral) &&
+             nrow(moral) == d && ncol(moral) == d) {
+    # a moral graph given as a matrix fixes the free entries now
+    mask_sizes(moral)
+  }
+  need <- fit_memory_need(d, n_rows, free$m, free$blocks2, refine, ctrl)
+  if (need > avail) {
+    cli::cli_abort(c(
+      "A {.fn calm} fit on {d} variable{?s} needs about {format_bytes(need)} of memory, more than the {format_bytes(avail)} available ({attr(avail, 'source')}).",
+      i = "Restrict the search with a sparser {.arg moral} graph, fit fewer variables, or set {.code options(calm.memory_limit = )} (bytes) if the machine has more to give; see {.topic calm} (Memory)."
+    ), class = c("calm_error_memory", "calm_error"), call = call)
+  }
+  invisible(need)
+}
+
+# Bytes a calm() fit needs at its peak, beyond what R held before the call.
+# Counted from what is allocated, with coefficients set by the peaks
+# measured with inst/bench/bench_memory.R (see ?calm, "Memory"; from d =
+# 200 to 800 the estimate was 0.73 to 1.53 times the measured peaks, and
+# 0.85 to 1.37 times from d = 400):
+# - 16 MB that R's heap grows by in any fit (measured at d = 100 to 200);
+# - data (n_rows x d): the centred and scaled copies made for the
+#   covariance, 2 n d doubles;
+# - R's and the optimizer's d x d matrices (the covariance, masks, the
+#   optimizer's copies and outputs, the refit, the CPDAG), of which about 12
+#   are alive at once at the peak (counted: 22; measured: 6 to 14);
+# - the optimizer's kernel: 9 n_b x n_b matrices per block (component) of
+#   n_b nodes (15 with acyclicity = "exp");
+# - per free entry of the mask: parameters, gradient, Adam's moments, gate
+#   noise and values, the early-stopping history (20 + patience doubles)
+#   and entry indices, with R's copies: 32 doubles and 8 integers
+#   (measured: 256 bytes);
+# - the refinement (refine = "ges"): its GES, BOSS and grow-shrink state,
+#   20 d^2 doubles (measured: 160 at d = 400), and the exact search's tables
+#   where it runs (at most refine_exact_max_d variables and within the 2 GB
+#   it is allowed).
+# m: the number of free entries, blocks2 the sum of the squared sizes of
+# the mask's components; NULL when not known (no free entry, one block of
+# all d nodes).
+fit_memory_need <- function(d, n_rows = 0, m = NULL, blocks2 = NULL, refine = "ges",
+                            ctrl = calm_control()) {
+  d <- as.double(d)
+  dd <- d * d
+  m <- if (is.null(m)) 0 else as.double(m)
+  blocks2 <- if (is.null(blocks2)) dd else as.double(blocks2)
+  per_block <- if (identical(ctrl$acyclicity, "exp")) 15 else 9
+  bytes <- 16e6 + 8 * (2 * as.double(n_rows) * d + 12 * dd + per_block * blocks2 + 32 * m) +
+    4 * 8 * m
+  if (identical(refine, "ges")) {
+    bytes <- bytes + 8 * 20 * dd
+    if (d >= 2 && d <= ctrl$refine_exact_max_d) {
+      full <- matrix(1, d, d) - diag(d)
+      ex <- cpp_exact_search_bytes(full)
+      if (ex <= 2 * 1024^3) bytes <- bytes + ex
+    }
+  }
+  bytes
+}
+
+# The free entries of a mask (off the diagonal) and the sum of the squared
+# sizes of its components of two or more nodes, for fit_memory_need().
+mask_sizes <- function(mask) {
+  sizes <- tabulate(mask_components(mask))
+  list(m = as.double(sum(mask != 0)) - sum(diag(mask) != 0),
+       blocks2 = sum(as.double(sizes[sizes >= 2L])^2))
+}
+
+# The bytes this R process may still allocate: getOption("calm.memory_limit")
+# when set, else MemAvailable of /proc/meminfo (Linux), else NULL (unknown:
+# no check). The attribute "source" says which.
+memory_available <- function() {
+  opt <- getOption("calm.memory_limit")
+  if (!is.null(opt)) {
+    if (!is.numeric(opt) || length(opt) != 1L || is.na(opt) || opt <= 0) {
+      cli::cli_abort("Option {.code calm.memory_limit} must be a positive number of bytes, not {.obj_type_friendly {opt}}.",
+                     class = c("calm_error_argument", "calm_error"), call = NULL)
+    }
+    return(structure(as.double(opt), source = "option calm.memory_limit"))
+  }
+  info <- "/proc/meminfo"
+  if (!file.exists(info)) return(NULL)
+  lines <- tryCatch(readLines(info, warn = FALSE), error = function(e) character())
+  hit <- grep("^MemAvailable:", lines, value = TRUE)
+  if (length(hit) != 1L) return(NULL)
+  kb <- suppressWarnings(as.numeric(sub("^MemAvailable:[[:space:]]*([0-9]+).*$", "\\1", hit)))
+  if (!is.finite(kb)) return(NULL)
+  structure(kb * 1024, source = "MemAvailable in /proc/meminfo")
+}
 
 # The moral graph argument as list(mask = 0/1 matrix named like sigma,
 # source = how it was obtained, graph = undirected igraph).
@@ -464,13 +596,12 @@ calm_run_split <- function(seed, sigma, mask, comps, ctrl, gate, score, constrai
   # largest first, so that a parallel plan does not end waiting on a big one
   ord <- order(-lengths(comps[fitted]), fitted)
   run_all <- function() {
-    p <- if (progress) progressr::progressor(steps = length(tasks)) else function(...) NULL
-    out <- future.apply::future_lapply(tasks[ord], function(tk) {
-      r <- calm_run_one(tk$seed, tk$sigma, tk$mask, ctrl, gate, score, constraint,
-                        verbose = FALSE)
-      p(sprintf("component %d (%d nodes) done", tk$k, nrow(tk$sigma)))
-      r
-    }, future.seed = FALSE, future.scheduling = Inf)
+    p <- if (progress) progressr::progressor(steps = length(tasks)) else NULL
+    # one future per component; the worker function lives in the namespace,
+    # so that only the component's own rows and columns travel with it
+    out <- future.apply::future_lapply(tasks[ord], fit_component, ctrl = ctrl, gate = gate,
+                                       score = score, constraint = constraint, p = p,
+                                       future.seed = FALSE, future.scheduling = Inf)
     out[order(ord)]
   }
   parts <- if (verbose && progress) {
@@ -481,6 +612,14 @@ calm_run_split <- function(seed, sigma, mask, comps, ctrl, gate, score, constrai
   }
   assemble_split(seed, sigma, mask, comps, fitted, tasks, parts, ctrl, score, constraint,
                  seconds = proc.time()[["elapsed"]] - t0)
+}
+
+# One component of calm_run_split(): tk holds its number k, seed, sigma
+# and mask; p is a progressr progressor or NULL.
+fit_component <- function(tk, ctrl, gate, score, constraint, p = NULL) {
+  r <- calm_run_one(tk$seed, tk$sigma, tk$mask, ctrl, gate, score, constraint, verbose = FALSE)
+  if (!is.null(p)) p(sprintf("component %d (%d nodes) done", tk$k, nrow(tk$sigma)))
+  r
 }
 
 # Puts the per-component runs of calm_run_split() together as one run of
