@@ -160,8 +160,10 @@
 #'   over restarts is signalled with progressr.
 #' @param verbose Show a progress bar for each round (its number, `rho`,
 #'   `h` after the previous round and the share of the round's steps done)
-#'   for `restarts = 1`, and a progress bar over the restarts (through
-#'   progressr, with the user's handlers when set) for `restarts > 1`.
+#'   for `restarts = 1`, a progress bar over the components when the fit is
+#'   split by the components of the moral graph (see Details), and a
+#'   progress bar over the restarts for `restarts > 1` (these two through
+#'   progressr, with the user's handlers when set).
 #' @param ... Control parameters overriding those in `control`, e.g.
 #'   `calm(x, iter_per_round = 5000)`.
 #' @param alpha Significance level of IAMB's Fisher-z tests when the moral
