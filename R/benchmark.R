@@ -8,8 +8,8 @@
 # looked up at run time (calm() lives in another file of the package).
 benchmark_registry <- list(
   calm = list(fun = "calm", args = list()),
-  # the paper's CALM: no refinement
-  calm_paper = list(fun = "calm", args = list(refine = "none")),
+  # the paper's CALM: no refinement, the whole problem in one fit
+  calm_paper = list(fun = "calm", args = list(refine = "none", split_components = FALSE)),
   calm_stg = list(fun = "calm", args = list(gate = "stg")),
   calm_tanh = list(fun = "calm", args = list(gate = "tanh")),
   calm_soft = list(fun = "calm", args = list(constraint = "soft")),
@@ -70,7 +70,8 @@ benchmark_registry <- list(
 #'   `"calm_colide"` (CoLiDE score), `"golem_nv"` ([golem_nv()]),
 #'   `"notears"` ([notears_linear()]), `"pc"`, `"ges"` ([pc_pcalg()],
 #'   [ges_pcalg()], need pcalg; `"ges1"` and `"ges4"` use penalty discounts
-#'   1 and 4), `"calm_paper"` (CALM as in the paper, `refine = "none"`;
+#'   1 and 4), `"calm_paper"` (CALM as in the paper, `refine = "none"` and
+#'   `split_components = FALSE`;
 #'   `"calm"` is calm's default), `"boss"` ([boss()], BIC with penalty
 #'   discount 2, 10 starts). The paper ran Tetrad's PC and FGES; to come
 #'   closer to Tetrad's defaults, `"pc"` orients v-structures by the

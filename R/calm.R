@@ -64,6 +64,31 @@
 #' (`lambda`), the moves made (`moves`) and the pairs the search could use
 #' (`mask`: the moral graph plus the adjacencies found by the GES start).
 #'
+#' Components (not in the paper). No directed cycle can cross two connected
+#' components of the moral graph `M` (read with the background knowledge),
+#' and the profiled likelihood, the penalty and `h` are sums over them. So
+#' by default (`calm_control(split_components = TRUE)`) each component of two
+#' or more variables is fitted as a problem of its own, on its rows and
+#' columns of the covariance: with its own number of variables `d_k` in
+#' `h(A) = tr((I + A / d_k)^d_k) - d_k` (acyclicity within the component
+#' stays exact), its own penalty schedule and early stopping, and its own
+#' seed, `(seed + 1000003 * j) mod (2^31 - 1)` where `seed` is the restart's
+#' seed and `j` the component's smallest variable index; so calling `calm()`
+#' on one component's covariance with that seed, its moral graph and
+#' `split_components = FALSE` gives, bit for bit, that component's part of
+#' the fit. A variable alone in its component gets no parents. The components
+#' run through [future.apply::future_lapply()] (the largest first), so
+#' `future::plan()` decides where, with a progressr progress bar over them
+#' (shown with `verbose = TRUE` and one restart). The pieces are put back
+#' together: `amat`, `B_raw` and `gate_values` hold every component's
+#' block, `trace` has a `component` column and the rounds of every
+#' component, `h` is the sum of the components' `h`, `converged` holds when
+#' every component converged, `stop` is the first of `"max_rounds"`,
+#' `"steps"`, `"settled"` found among the components (else `"h_tol"`), and
+#' `fit$components` has one row per fitted component (size, seed, rounds,
+#' steps, `h`, `converged`, `stop`, seconds, nodes). A connected moral graph
+#' gives the same fit as `split_components = FALSE`, bit for bit.
+#'
 #' Weights: `fit$B` is the least-squares refit of every node on its parents
 #' in the learned graph (computed from the covariance; `fit$omega` holds the
 #' residual variances), which is the maximum-likelihood estimate for that
@@ -129,10 +154,17 @@
 #' @param na What to do with missing values in `x`: `"fail"` (default) stops
 #'   with an error; `"complete"` uses the complete rows only and says how
 #'   many rows were dropped (the number is kept in `fit$na_dropped`).
+#' @param seed The integer seeds of the restarts' continuous phase, one per
+#'   restart, each a whole number between 0 and `.Machine$integer.max`.
+#'   `NULL` (default) draws them from R's random numbers, so that
+#'   [set.seed()] reproduces a fit; a seed reported in `fit$seed` or
+#'   `fit$restarts$seed` reproduces that restart. (With `refine = "ges"` the
+#'   order search's random starts still come from R's random numbers.)
 #' @return An object of class `calm_fit`: a list with the learned DAG
 #'   (`amat`, 0/1; `dag`, igraph with weights), its CPDAG (`cpdag`,
 #'   `cpdag_amat`), weights `B` (least-squares refit) and `B_raw` (`A * P`),
-#'   noise variances `omega`, the per-round `trace` (round, rho, h at the
+#'   noise variances `omega`, the per-round `trace` (`component`, the fitted
+#'   component the row belongs to, 1 when the fit was not split; round, rho, h at the
 #'   deterministic gate, objective, number of edges, whether the edge set is
 #'   acyclic (`dag`) and differs from the previous round's (`changed`), Adam
 #'   steps run in the round, steps skipped in it because the objective was
@@ -147,7 +179,9 @@
 #'   `gate_values` (the deterministic gates, a matrix; `NULL` for `"tanh"`),
 #'   `restarts` (seed, objective, rounds, converged, stop and time of every
 #'   restart), `skipped` (steps skipped because the objective was not
-#'   finite) and `isa` (the kernel build used, `"avx2"` or `"generic"`).
+#'   finite), `isa` (the kernel build used, `"avx2"` or `"generic"`) and
+#'   `components` (for a fit split by the components of the moral graph, one
+#'   row per fitted component, see Details; `NULL` otherwise).
 #'   Use [print()], [summary()], [coef()], [plot()], [compare_graphs()].
 #' @references Chickering, D. M. (2002). Optimal structure identification
 #'   with greedy search. *JMLR* 3, 507-554.
@@ -176,7 +210,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                  gate = c("gumbel", "stg", "tanh"), constraint = c("hard", "soft"),
                  score = c("likelihood", "colide"), refine = c("ges", "none"),
                  control = calm_control(), restarts = 1, verbose = interactive(), ...,
-                 alpha = 0.01, knowledge = NULL, na = c("fail", "complete")) {
+                 alpha = 0.01, knowledge = NULL, na = c("fail", "complete"), seed = NULL) {
   cl <- match.call()
   env <- environment()
   if (missing(x)) x <- NULL
@@ -192,6 +226,8 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   restarts <- check_count(restarts, "restarts", min = 1, max = 1e6, call = env)
   check_flag(verbose, "verbose", call = env)
   ctrl <- schedule_for_refine(resolve_control(control, list(...), call = env), refine)
+  seed <- check_seeds(seed, restarts, call = env)
+  check_fit_memory(x, cov, moral, refine, ctrl, call = env)
   cv <- resolve_covariance(x, cov, n, standardize, call = env)
   sigma <- cv$sigma
   kn <- resolve_knowledge(knowledge, colnames(sigma), call = env)
@@ -202,7 +238,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   mo <- resolve_moral(moral, sigma, cv$n, call = env, alpha = alpha, knowledge = kn)
   mask <- knowledge_mask(mo$mask, kn)
 
-  seeds <- sample.int(.Machine$integer.max, restarts)
+  seeds <- if (is.null(seed)) sample.int(.Machine$integer.max, restarts) else seed
   t0 <- proc.time()[["elapsed"]]
   runs <- run_restarts(seeds, sigma, mask, ctrl, gate, score, constraint, verbose)
   if (refine == "ges") {
@@ -229,7 +265,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   best <- runs[[which.min(chosen)]]
   restart_table <- data.frame(
     restart = seq_along(runs), seed = seeds, objective = objectives,
-    rounds = vapply(runs, function(r) length(r$trace$round), integer(1)),
+    rounds = vapply(runs, function(r) trace_rounds(r$trace), integer(1)),
     h = vapply(runs, `[[`, numeric(1), "h"),
     converged = vapply(runs, `[[`, logical(1), "converged"),
     stop = vapply(runs, `[[`, character(1), "stop"),
@@ -248,11 +284,27 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                  h = best$h,
                  gate_values = best$gate_values, restarts = restart_table,
                  skipped = best$skipped, isa = best$isa, refine = best$refine,
+                 components = best$components,
                  knowledge = kn, na_dropped = attr(x, "na_dropped"),
                  data_var = data_variances(x, cov, standardize))
   )
   fit
 }
+
+# The seed argument of calm(): NULL, or one whole number in
+# [0, .Machine$integer.max] per restart; returned as an integer vector.
+check_seeds <- function(seed, restarts, call = parent.frame()) {
+  if (is.null(seed)) return(NULL)
+  imax <- .Machine$integer.max
+  if (!is.numeric(seed) || length(seed) != restarts || anyNA(seed) || any(seed != round(seed)) ||
+      any(seed < 0) || any(seed > imax)) {
+    abort_arg("seed", "must be NULL or {restarts} whole number{?s} between 0 and {imax} (one per restart).",
+              call = call)
+  }
+  as.integer(seed)
+}
+
+check_fit_memory <- function(x, cov, moral, refine, ctrl, call = parent.frame()) invisible(NULL)
 
 # The moral graph argument as list(mask = 0/1 matrix named like sigma,
 # source = how it was obtained, graph = undirected igraph).
@@ -326,15 +378,25 @@ moral_matrix_arg <- function(moral, nm, call) {
 }
 
 # Runs the restarts (sequentially, or through future when there are
-# several), each with its own seed.
+# several), each with its own seed. With ctrl$split_components, each restart
+# fits the connected components of the mask separately (see
+# calm_run_split()).
 run_restarts <- function(seeds, sigma, mask, ctrl, gate, score, constraint, verbose) {
-  if (length(seeds) == 1L) {
-    return(list(calm_run_one(seeds, sigma, mask, ctrl, gate, score, constraint, verbose)))
+  comps <- if (isTRUE(ctrl$split_components)) split_plan(mask) else NULL
+  one <- function(seed, verbose, progress) {
+    if (is.null(comps)) {
+      calm_run_one(seed, sigma, mask, ctrl, gate, score, constraint, verbose)
+    } else {
+      calm_run_split(seed, sigma, mask, comps, ctrl, gate, score, constraint, verbose, progress)
+    }
   }
+  if (length(seeds) == 1L) return(list(one(seeds, verbose, progress = TRUE)))
   run_all <- function() {
     p <- progressr::progressor(steps = length(seeds))
     future.apply::future_lapply(seeds, function(seed) {
-      r <- calm_run_one(seed, sigma, mask, ctrl, gate, score, constraint, verbose = FALSE)
+      # no progress bar over components inside a restart: the bar is over
+      # the restarts
+      r <- one(seed, verbose = FALSE, progress = FALSE)
       p(sprintf("restart done: objective %.4g", r$final_objective))
       r
     }, future.seed = FALSE)
@@ -343,8 +405,140 @@ run_restarts <- function(seeds, sigma, mask, ctrl, gate, score, constraint, verb
   # verbose: show the progress over restarts with the user's progressr
   # handlers, or a text bar when none are set
   cli::cli_inform("Running {length(seeds)} restarts.")
+  with_user_progress(run_all())
+}
+
+# Evaluates `expr` under progressr::with_progress() with the user's
+# handlers, or a text bar when none are set.
+with_user_progress <- function(expr) {
   handlers <- if (length(progressr::handlers())) progressr::handlers() else progressr::handler_txtprogressbar()
-  progressr::with_progress(run_all(), handlers = handlers, enable = TRUE)
+  progressr::with_progress(expr, handlers = handlers, enable = TRUE)
+}
+
+# The connected components of the mask (read as undirected, knowledge
+# included) as a list of sorted integer index vectors, in the order of their
+# smallest index, or NULL when there is nothing to split: the mask is
+# connected, or has no free entry at all (then the one fit on the whole
+# problem is the empty graph, at no cost).
+split_plan <- function(mask) {
+  memb <- mask_components(mask)
+  sizes <- tabulate(memb)
+  if (length(sizes) <= 1L || all(sizes < 2L)) return(NULL)
+  unname(split(seq_along(memb), memb))
+}
+
+# Component membership of every node of the mask read as undirected
+# (mask | t(mask)), numbered 1, 2, ... in the order of the components'
+# smallest node.
+mask_components <- function(mask) {
+  d <- nrow(mask)
+  if (d == 0L) return(integer())
+  sym <- (mask != 0) | t(mask != 0)
+  diag(sym) <- FALSE
+  g <- igraph::graph_from_adjacency_matrix(sym * 1, mode = "undirected", diag = FALSE)
+  memb <- igraph::components(g)$membership
+  # renumber by first appearance, i.e. by smallest node
+  match(memb, unique(memb))
+}
+
+# The seed of one component of a split fit (documented in ?calm,
+# "Components"): the component whose smallest variable index is `first`
+# gets (seed + 1000003 * first) mod (2^31 - 1), `seed` being the restart's.
+# 2^31 - 1 is prime and 1000003 smaller, so the components of one restart
+# get different seeds.
+component_seed <- function(seed, first) {
+  as.integer((as.double(seed) + 1000003 * as.double(first)) %% 2147483647)
+}
+
+# One restart split by components: each component of two or more nodes is
+# fitted by calm_run_one() on its own (sigma[idx, idx], mask[idx, idx], so
+# its own dimension enters the acyclicity function) with the seed
+# component_seed(seed, idx[1]); nodes alone in their component get no
+# parents. The components run through future.apply (largest first), with a
+# progressr bar over them. The parts are put back together as one run.
+calm_run_split <- function(seed, sigma, mask, comps, ctrl, gate, score, constraint, verbose,
+                           progress = TRUE) {
+  t0 <- proc.time()[["elapsed"]]
+  fitted <- which(lengths(comps) >= 2L)
+  tasks <- lapply(seq_along(fitted), function(k) {
+    idx <- comps[[fitted[k]]]
+    list(k = k, seed = component_seed(seed, idx[1L]), sigma = sigma[idx, idx, drop = FALSE],
+         mask = mask[idx, idx, drop = FALSE])
+  })
+  # largest first, so that a parallel plan does not end waiting on a big one
+  ord <- order(-lengths(comps[fitted]), fitted)
+  run_all <- function() {
+    p <- if (progress) progressr::progressor(steps = length(tasks)) else function(...) NULL
+    out <- future.apply::future_lapply(tasks[ord], function(tk) {
+      r <- calm_run_one(tk$seed, tk$sigma, tk$mask, ctrl, gate, score, constraint,
+                        verbose = FALSE)
+      p(sprintf("component %d (%d nodes) done", tk$k, nrow(tk$sigma)))
+      r
+    }, future.seed = FALSE, future.scheduling = Inf)
+    out[order(ord)]
+  }
+  parts <- if (verbose && progress) {
+    cli::cli_inform("Fitting {length(tasks)} components of the moral graph separately ({sum(lengths(comps) == 1L)} node{?s} alone).")
+    with_user_progress(run_all())
+  } else {
+    run_all()
+  }
+  assemble_split(seed, sigma, mask, comps, fitted, tasks, parts, ctrl, score, constraint,
+                 seconds = proc.time()[["elapsed"]] - t0)
+}
+
+# Puts the per-component runs of calm_run_split() together as one run of
+# the shape calm_run_one() returns.
+assemble_split <- function(seed, sigma, mask, comps, fitted, tasks, parts, ctrl, score,
+                           constraint, seconds) {
+  nm <- colnames(sigma)
+  d <- length(nm)
+  zero <- matrix(0, d, d, dimnames = list(nm, nm))
+  amat <- B_raw <- zero
+  gate_values <- if (is.null(parts[[1L]]$gate_values)) NULL else zero
+  for (i in seq_along(parts)) {
+    idx <- comps[[fitted[i]]]
+    amat[idx, idx] <- parts[[i]]$amat
+    B_raw[idx, idx] <- parts[[i]]$B_raw
+    if (!is.null(gate_values)) gate_values[idx, idx] <- parts[[i]]$gate_values
+  }
+  trace <- do.call(rbind, lapply(seq_along(parts), function(i) {
+    tr <- parts[[i]]$trace
+    tr$component <- rep(i, nrow(tr))
+    tr
+  }))
+  removed <- do.call(rbind, lapply(parts, `[[`, "removed"))
+  rownames(removed) <- NULL
+  stops <- vapply(parts, `[[`, character(1), "stop")
+  refit <- refit_weights(amat, sigma)
+  final_score <- if (score == "likelihood") 0.5 * sum(log(refit$omega)) else sum(sqrt(refit$omega))
+  components <- data.frame(
+    component = seq_along(fitted), size = lengths(comps[fitted]),
+    seed = vapply(tasks, `[[`, integer(1), "seed"),
+    rounds = vapply(parts, function(r) nrow(r$trace), integer(1)),
+    steps = vapply(parts, function(r) as.double(sum(r$trace$steps)), numeric(1)),
+    h = vapply(parts, `[[`, numeric(1), "h"),
+    converged = vapply(parts, `[[`, logical(1), "converged"),
+    stop = stops,
+    seconds = vapply(parts, `[[`, numeric(1), "seconds")
+  )
+  components$nodes <- lapply(comps[fitted], function(idx) nm[idx])
+  list(
+    seed = seed, amat = amat, B_raw = B_raw, gate_values = gate_values,
+    trace = trace[, c("component", setdiff(names(trace), "component"))],
+    converged = all(components$converged), stop = combine_stops(stops),
+    h = sum(components$h), removed = removed, skipped = sum(vapply(parts, function(r) as.double(r$skipped), numeric(1))),
+    final_objective = final_score + ctrl$lambda1 * sum(amat[mask < 1.5]),
+    isa = parts[[1L]]$isa, seconds = seconds, components = components,
+    isolated = nm[unlist(comps[lengths(comps) == 1L])]
+  )
+}
+
+# Why a split fit stopped: the cap when any component hit it, "steps" for
+# the soft constraint, "settled" when some component settled, else "h_tol".
+combine_stops <- function(stops) {
+  for (s in c("max_rounds", "steps", "settled")) if (any(stops == s)) return(s)
+  "h_tol"
 }
 
 # One seeded fit: the C++ optimizer, then the edge set, acyclic repair and
@@ -398,7 +592,8 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
   final_score <- if (score == "likelihood") 0.5 * sum(log(refit$omega)) else sum(sqrt(refit$omega))
   list(
     seed = seed, amat = edges, B_raw = B_raw * edges, gate_values = named(r$gate_values),
-    trace = data.frame(round = r$trace$round, rho = r$trace$rho, h = r$trace$h,
+    trace = data.frame(component = rep(1L, length(r$trace$round)),
+                       round = r$trace$round, rho = r$trace$rho, h = r$trace$h,
                        objective = r$trace$objective, edges = r$trace$edges,
                        dag = r$trace$dag, changed = r$trace$changed,
                        steps = r$trace$steps, skipped = r$trace$skipped,

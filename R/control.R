@@ -185,6 +185,20 @@
 #'   lets [calm()] choose: short when the refinement follows, long when it
 #'   does not or with `early_stop = FALSE`. Printed and stored as the
 #'   object's `schedule` attribute.
+#' @param split_components Fit the connected components of the moral graph
+#'   (with the background knowledge) as separate problems (default `TRUE`).
+#'   No directed cycle crosses two components and the score is a sum over
+#'   them, so nothing couples them but the optimizer's schedule: each
+#'   component of two or more variables gets its own fit, with its own number
+#'   of variables `d_k` inside the acyclicity function
+#'   `tr((I + A / d_k)^d_k) - d_k` (still exact), its own rounds and early
+#'   stopping, and its own seed (see [calm()], "Components"); a variable
+#'   alone in its component gets no parents and no fit. The components run
+#'   through [future.apply::future_lapply()], so `future::plan()` can spread
+#'   them over workers. When the moral graph is connected the fit is the
+#'   same as with `FALSE`, bit for bit. `FALSE` fits the whole problem at
+#'   once, with `d` the number of all variables in the acyclicity function,
+#'   as in the paper (the benchmark method `"calm_paper"` does so).
 #' @param ... Must be empty; catches misspelt arguments.
 #' @return An object of class `calm_control`: a named list of the values.
 #' @seealso [calm()]
@@ -208,7 +222,8 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          refine_max_moves = 10000, refine_order = TRUE,
                          refine_order_starts = 10, refine_exact_limit = 14,
                          refine_empty_start = TRUE, refine_order_all_pairs = 60,
-                         refine_exact_max_d = 20, schedule = NULL, ...) {
+                         refine_exact_max_d = 20, split_components = TRUE, schedule = NULL,
+                         ...) {
   call <- environment()
   check_dots_empty(..., fn = "calm_control", call = call)
   auto <- is.null(schedule)
@@ -264,7 +279,8 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
     refine_order_starts = check_count(refine_order_starts, "refine_order_starts", min = 1,
                                       max = 1e4, call = call),
     refine_exact_limit = check_count(refine_exact_limit, "refine_exact_limit", min = 0, max = 20,
-                                     call = call)
+                                     call = call),
+    split_components = check_flag(split_components, "split_components", call = call)
   )
   structure(ctrl, class = "calm_control",
             schedule = list(name = schedule, auto = auto, filled = filled))

@@ -83,8 +83,19 @@ print.summary.calm_fit <- function(x, max_edges = 30, ...) {
     print(signif(x[["omega"]], 4))
   }
   if (is.data.frame(x[["trace"]]) && nrow(x[["trace"]]) > 0L) {
-    cat("\nOptimizer trace (last rounds):\n")
-    tr <- utils::tail(x[["trace"]], 5)
+    tr <- x[["trace"]]
+    comp <- tr[["component"]]
+    if (!is.null(comp) && length(unique(comp)) > 1L) {
+      # split by components: the last round of each (the first 10)
+      k <- length(unique(comp))
+      cat("\nOptimizer trace (last round of each component", if (k > 10L) sprintf(", first 10 of %d", k),
+          "):\n", sep = "")
+      tr <- utils::head(tr[!duplicated(comp, fromLast = TRUE), , drop = FALSE], 10)
+    } else {
+      cat("\nOptimizer trace (last rounds):\n")
+      tr[["component"]] <- NULL
+      tr <- utils::tail(tr, 5)
+    }
     tr[] <- lapply(tr, function(v) if (is.double(v)) signif(v, 4) else v)
     print(tr, row.names = FALSE)
   }
@@ -144,12 +155,15 @@ fit_lines <- function(x) {
   }
   tr <- x[["trace"]]
   soft <- identical(x[["settings"]][["constraint"]], "soft")
-  if (soft && is.data.frame(tr) && nrow(tr) > 0L) {
-    lines <- c(lines, sprintf("soft constraint: one run of %s steps (final h = %s, lambda2 = %s)",
+  tt <- if (is.data.frame(tr) && nrow(tr) > 0L) trace_totals(tr) else NULL
+  in_comps <- if (!is.null(tt) && tt$components > 1L) sprintf(" in %d components", tt$components) else ""
+  if (soft && !is.null(tt)) {
+    lines <- c(lines, sprintf("soft constraint: one run of %s steps%s (final h = %s, lambda2 = %s)",
                               format(x[["settings"]][["control"]][["soft_iter"]], big.mark = ","),
-                              format(signif(tr[["h"]][nrow(tr)], 3)),
+                              if (nzchar(in_comps)) paste0(" per component,", in_comps) else "",
+                              format(signif(tt$h, 3)),
                               format(x[["settings"]][["control"]][["lambda2"]])))
-  } else if (is.data.frame(tr) && nrow(tr) > 0L) {
+  } else if (!is.null(tt)) {
     status <- if (!isTRUE(x[["converged"]])) {
       "NOT converged"
     } else if (identical(x[["stop"]], "settled")) {
@@ -160,10 +174,14 @@ fit_lines <- function(x) {
     steps <- if (is.numeric(tr[["steps"]])) {
       paste0(", ", format(sum(tr[["steps"]]), big.mark = ",", scientific = FALSE), " steps")
     } else ""
-    lines <- c(lines, sprintf("%s after %d round%s%s (final h = %s, rho = %s)", status, nrow(tr),
-                              if (nrow(tr) == 1L) "" else "s", steps,
-                              format(signif(tr[["h"]][nrow(tr)], 3)),
-                              format(signif(tr[["rho"]][nrow(tr)], 3))))
+    # split by components: the longest component's rounds, the steps of all,
+    # the sum of the components' final h and the largest final rho
+    lines <- c(lines, sprintf("%s after %s%d round%s%s%s (final h = %s, rho = %s%s)", status,
+                              if (nzchar(in_comps)) "up to " else "", tt$rounds,
+                              if (tt$rounds == 1L) "" else "s", in_comps, steps,
+                              format(signif(tt$h, 3)),
+                              if (nzchar(in_comps)) "up to " else "",
+                              format(signif(tt$rho, 3))))
   } else if (!isTRUE(x[["converged"]])) {
     lines <- c(lines, "NOT converged")
   }
@@ -182,6 +200,24 @@ fit_lines <- function(x) {
                               if (!is.null(x[["seed"]])) sprintf(", seed %d", as.integer(x[["seed"]])) else ""))
   }
   lines
+}
+
+# Totals of an optimizer trace, which for a fit split by components (a
+# `component` column with several values) holds the rounds of every
+# component one after the other: the number of components, rounds (the
+# most any component ran), the final h (summed over the components) and
+# the final rho (the largest).
+trace_totals <- function(tr) {
+  comp <- if (is.null(tr[["component"]])) rep(1L, nrow(tr)) else tr[["component"]]
+  last <- !duplicated(comp, fromLast = TRUE)
+  list(components = length(unique(comp)), rounds = max(tabulate(match(comp, unique(comp)))),
+       h = sum(tr[["h"]][last]), rho = max(tr[["rho"]][last]))
+}
+
+# The number of rounds a trace records (the most of any component).
+trace_rounds <- function(tr) {
+  if (!is.data.frame(tr) || nrow(tr) == 0L) return(0L)
+  as.integer(trace_totals(tr)$rounds)
 }
 
 # One line on what the refinement did.

@@ -258,7 +258,9 @@ draw_status_legend <- function(keys, counts) {
 #' change over the rounds of the penalty schedule: one point per round, the
 #' value at the end of that round. When the fit records the tolerance
 #' `h_tol`, it is drawn as a dashed line; `h` must fall below it for the
-#' schedule to stop.
+#' schedule to stop. For a fit split by the components of the moral graph
+#' (see [calm_control()], `split_components`), each component has its own
+#' schedule and is drawn as a line of its own colour.
 #'
 #' @param fit A fit with a trace: a `calm_fit` whose `trace` is a data frame
 #'   with columns `round`, `h` and `objective` (as returned by [calm()]), or
@@ -292,15 +294,31 @@ plot_trace <- function(fit, ...) {
   ylim <- range(c(h_plot, h_tol), finite = TRUE)
   base <- list(type = "b", pch = 19, xlab = "round")
   user <- list(...)
+  # a fit split by components: one line per component
+  comp <- if (is.null(tr$component)) rep(1L, nrow(tr)) else tr$component
+  groups <- split(seq_len(nrow(tr)), factor(comp, levels = unique(comp)))
+  several <- length(groups) > 1L
+  if (several) base$type <- "n"
+  cols <- if (several) grDevices::hcl.colors(length(groups), "Dark 3") else NULL
+  draw_groups <- function(y) {
+    if (!several) return(invisible())
+    for (g in seq_along(groups)) {
+      i <- groups[[g]]
+      graphics::lines(tr$round[i], y[i], type = "b", pch = 19, col = cols[g])
+    }
+  }
   hargs <- utils::modifyList(c(list(tr$round, h_plot, log = "y", ylim = ylim,
                                     ylab = "h (acyclicity)", main = "acyclicity"), base), user)
   do.call(graphics::plot, hargs)
+  draw_groups(h_plot)
   if (any(zero)) graphics::points(tr$round[zero], h_plot[zero], pch = 1, cex = 1.6)
   if (!is.null(h_tol)) graphics::abline(h = h_tol, lty = 2, col = "grey40")
 
   oargs <- utils::modifyList(c(list(tr$round, tr$objective, ylab = "objective",
-                                    main = "objective"), base), user)
+                                    main = if (several) "objective (per component)" else "objective"),
+                               base), user)
   do.call(graphics::plot, oargs)
+  draw_groups(tr$objective)
   invisible(fit)
 }
 

@@ -99,9 +99,12 @@ const ControlField kControlFields[] = {
 #undef CALM_BOOL_FIELD
 
 // calm_control() fields used only in R: those of the refinement, named
-// refine_*. Every other field must have a row in kControlFields, so that a
-// new optimizer field cannot be forgotten here.
-bool is_r_field(const std::string& name) { return name.rfind("refine_", 0) == 0; }
+// refine_*, and split_components (R fits the components of the mask one by
+// one). Every other field must have a row in kControlFields, so that a new
+// optimizer field cannot be forgotten here.
+bool is_r_field(const std::string& name) {
+  return name.rfind("refine_", 0) == 0 || name == "split_components";
+}
 
 bool is_cpp_field(const std::string& name) {
   for (const ControlField& f : kControlFields)
@@ -117,7 +120,7 @@ calm::CalmOptions calm_options(const Rcpp::List& control, const std::string& gat
     const std::string nm = Rcpp::as<std::string>(given[i]);
     if (!is_cpp_field(nm) && !is_r_field(nm))
       Rcpp::stop("control field '%s' is read by neither the optimizer nor R: add it to "
-                 "kControlFields in src/rcpp_calm.cpp (or name it refine_* if only R reads it)", nm);
+                 "kControlFields in src/rcpp_calm.cpp (or declare it in is_r_field() if only R reads it)", nm);
   }
   calm::CalmOptions o{};
   for (const ControlField& f : kControlFields) {

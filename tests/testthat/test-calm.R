@@ -81,8 +81,8 @@ test_that("the result is a complete calm_fit", {
   fit <- calm(cov = sem$sigma, moral = moral_graph(sem$dag), control = fast, verbose = FALSE)
   expect_s3_class(fit, "calm_fit")
   expect_identical(fit$method, "calm")
-  expect_named(fit$trace, c("round", "rho", "h", "objective", "edges", "dag", "changed",
-                            "steps", "skipped", "seconds"))
+  expect_named(fit$trace, c("component", "round", "rho", "h", "objective", "edges", "dag",
+                            "changed", "steps", "skipped", "seconds"))
   expect_true(all(fit$trace$skipped == 0))
   expect_true(all(fit$trace$steps == 5000))
   expect_equal(fit$trace$rho, 1e-5 * 3^(seq_len(nrow(fit$trace)) - 1))
