@@ -25,7 +25,11 @@
 #' the schedule ends once the learned graph has settled (acyclic, unchanged
 #' over rounds, `h` below `h_settle`) even if `h` is not yet below `h_tol`;
 #' `early_stop = FALSE` runs the paper's schedule: every round in full, until
-#' `h < h_tol`.
+#' `h < h_tol`. With the refinement (the default) the rounds are short
+#' (3,000 steps, `rho` multiplied by 10) and the schedule ends as soon as the
+#' thresholded graph is acyclic and stable, because the refinement decides
+#' the final edges; with `refine = "none"` the paper's rounds of 40,000
+#' steps are kept (`schedule` in [calm_control()]).
 #'
 #' The output graph has the edges whose deterministic gate exceeds
 #' `threshold` (0.5). It is a DAG whenever the schedule converged; if it
@@ -247,7 +251,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   refine <- match_choice(refine, c("ges", "none"), "refine", call = env)
   restarts <- check_count(restarts, "restarts", min = 1, max = 1e6, call = env)
   check_flag(verbose, "verbose", call = env)
-  ctrl <- resolve_control(control, list(...), call = env)
+  ctrl <- schedule_for_refine(resolve_control(control, list(...), call = env), refine)
   seed <- check_seeds(seed, restarts, call = env)
   # the memory guard, before anything of size d x d is allocated
   d0 <- if (!is.null(x)) NCOL(x) else if (!is.null(cov)) NCOL(cov) else NA

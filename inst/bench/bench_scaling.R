@@ -9,8 +9,10 @@
 #   Rscript inst/bench/bench_scaling.R out.rds [graphs] [d,...] [k,...] [methods] [first_seed]
 #
 # graphs: graphs per (d, k) (default 3); d: default 50,100,200,500; k:
-# default 1,4; methods: comma-separated subset of default,paper,boss (default
-# "default"); first_seed: default 9001 (graph r of a setting uses
+# default 1,4; methods: comma-separated subset of default, paper
+# (refine = "none"), long (the refinement after the long schedule, calm's
+# default before the short one), boss, ges2 and ges4 (pcalg's GES at
+# penalty discount 2 and 4) (default "default"); first_seed: default 9001 (graph r of a setting uses
 # first_seed + r - 1). Times are wall clock on the machine as it is; run it
 # on an otherwise idle machine.
 a <- commandArgs(TRUE)
@@ -34,7 +36,10 @@ t0 <- proc.time()[["elapsed"]]
 fit <- switch(m,
   default = calm(sem$x, verbose = FALSE),
   paper = calm(sem$x, refine = "none", verbose = FALSE),
-  boss = boss(sem$x))
+  long = calm(sem$x, schedule = "long", verbose = FALSE),
+  boss = boss(sem$x),
+  ges2 = ges_pcalg(sem$x, penalty_discount = 2),
+  ges4 = ges_pcalg(sem$x, penalty_discount = 4))
 secs <- proc.time()[["elapsed"]] - t0
 tr <- fit$trace
 steps <- if (is.data.frame(tr)) sum(tr$steps) else NA

@@ -2,30 +2,41 @@
 # BOSS, and the exact step up to 20 variables) follows it? Fits calm's default
 # and the same with shorter rounds on the same data and prints SHD of CPDAG,
 # the refined score's gap to the best found on the graph, Adam steps and time.
-#   Rscript inst/bench/tune_schedule.R d k graphs first_seed out.rds [iters]
-# iters: comma-separated iter_per_round values (default 40000,10000,5000).
+#   Rscript inst/bench/tune_schedule.R d k graphs first_seed out.rds [candidates]
+# candidates: comma-separated schedules, each "default" or control settings
+# joined by "+", e.g. "default,iter_per_round=5000+rho_mult=10"; a bare
+# number is iter_per_round (default "40000,10000,5000").
 suppressMessages(library(calm))
 a <- commandArgs(TRUE)
 d <- as.integer(a[1]); k <- as.numeric(a[2]); reps <- as.integer(a[3])
 first <- as.integer(a[4]); out <- a[5]
-iters <- if (length(a) >= 6) as.numeric(strsplit(a[6], ",")[[1]]) else c(40000, 10000, 5000)
+specs <- if (length(a) >= 6) strsplit(a[6], ",")[[1]] else c("40000", "10000", "5000")
+parse_spec <- function(s) {
+  if (s == "default") return(list())
+  if (grepl("^[0-9.e+]+$", s)) return(list(iter_per_round = as.numeric(s)))
+  kv <- strsplit(strsplit(s, "+", fixed = TRUE)[[1]], "=", fixed = TRUE)
+  stats::setNames(lapply(kv, function(p) {
+    v <- utils::type.convert(p[2], as.is = TRUE)
+    v
+  }), vapply(kv, `[`, "", 1))
+}
 rows <- list()
 for (r in seq_len(reps)) {
   seed <- first + r - 1L
   set.seed(seed)
   sem <- simulate_sem(d, k = k, n = 1000)
-  for (it in iters) {
+  for (it in specs) {
     set.seed(seed + 100000L)
     t0 <- proc.time()[["elapsed"]]
-    fit <- calm(sem$x, verbose = FALSE, control = calm_control(iter_per_round = it))
+    fit <- calm(sem$x, verbose = FALSE, control = do.call(calm_control, parse_spec(it)))
     secs <- proc.time()[["elapsed"]] - t0
     rows[[length(rows) + 1]] <- data.frame(
-      d = d, k = k, seed = seed, iter_per_round = it, shd = shd_cpdag(fit, sem$B),
+      d = d, k = k, seed = seed, schedule = it, shd = shd_cpdag(fit, sem$B),
       shd_before = shd_cpdag(fit$refine$cpdag_before, sem$B), score = fit$refine$score_after,
       steps = sum(fit$trace$steps), rounds = nrow(fit$trace), seconds = secs,
       refine_seconds = fit$refine$seconds)
     x <- rows[[length(rows)]]
-    cat(sprintf("seed %d iter %6d SHD %3d (before refinement %3d) score %.5f steps %7d rounds %2d %.1fs (refine %.1fs)\n",
+    cat(sprintf("seed %d %-30s SHD %3d (before refinement %3d) score %.5f steps %7d rounds %2d %.1fs (refine %.1fs)\n",
                 seed, it, x$shd, x$shd_before, x$score, x$steps, x$rounds, secs, x$refine_seconds))
   }
   saveRDS(do.call(rbind, rows), out)
@@ -33,10 +44,18 @@ for (r in seq_len(reps)) {
 res <- do.call(rbind, rows)
 res$gap <- res$score - ave(res$score, res$seed, FUN = min)
 msd <- function(v) sprintf("%.1f +/- %.1f", mean(v), sd(v) / sqrt(length(v)))
-tab <- do.call(rbind, lapply(split(res, res$iter_per_round), function(b)
-  data.frame(iter_per_round = b$iter_per_round[1], graphs = nrow(b), shd = msd(b$shd),
+tab <- do.call(rbind, lapply(split(res, factor(res$schedule, levels = specs)), function(b)
+  data.frame(schedule = b$schedule[1], graphs = nrow(b), shd = msd(b$shd),
              shd_before = msd(b$shd_before), score_gap = sprintf("%.4f", mean(b$gap)),
              graphs_at_best = sum(b$gap < 1e-9), steps = round(mean(b$steps)),
              seconds = sprintf("%.1f", mean(b$seconds)))))
 cat(sprintf("\n%d-node ER%g, n = 1000, %d graphs (seeds %d-%d)\n", d, k, reps, first, first + reps - 1))
 print(tab, row.names = FALSE)
+# paired against the first schedule: same graph, same data, same fit seed
+base <- res[res$schedule == specs[1], ]
+for (s in specs[-1]) {
+  b <- res[res$schedule == s, ]
+  b <- b[match(base$seed, b$seed), ]
+  cat(sprintf("%s minus %s: SHD %s, steps %.2f of the first\n", s, specs[1],
+              msd(b$shd - base$shd), mean(b$steps / base$steps)))
+}

@@ -478,7 +478,7 @@ warn("calm", not_met, q(cov = S * 1e-8), function(f) same_fit_graph(f, calm_ref_
 warn("calm", not_met, q(x, lr = 1e10, tau = 1e-300), fit_ok)
 warn("calm", not_met, q(x[, 1:2], moral = "none", max_rounds = 30), fit_ok)
 ok("calm", q(x, moral = matrix(0, 6, 6)), function(f) fit_ok(f) && sum(f$amat) == 0)
-warn("calm", not_met, q(x, moral = mg_true, gate = "tanh", max_rounds = 30), fit_ok)
+warn("calm", not_met, q(x, moral = mg_true, gate = "tanh", max_rounds = 30, schedule = "long"), fit_ok)
 warn("calm", not_met, q(x[1:7, ], moral = "none", max_rounds = 30), fit_ok)   # n = d + 1
 warn("calm", not_met, q(x > 0, max_rounds = 30), fit_ok)   # logical data
 warn("calm", "had a directed cycle", q(x, moral = "none", constraint = "soft", soft_iter = 300),

@@ -28,7 +28,7 @@ test_that("every control field reaches C++ when it differs from its default", {
                   threshold = 0.4, lambda2 = 0.2, soft_iter = 321, init_scale = 2e-3,
                   stg_sigma = 0.4, stg_init = 0.6, tanh_c = 12, weight_threshold = 0.2,
                   acyclicity = "exp", simd = FALSE, early_stop = FALSE, check_every = 50,
-                  patience = 3, stop_tol = 1e-3, settle_rounds = 4, h_settle = 1e-5)
+                  patience = 4, stop_tol = 1e-3, settle_rounds = 4, h_settle = 1e-5)
   expect_setequal(names(changed), setdiff(names(calm_control()), r_only))
   defaults <- calm_control()
   for (f in names(changed)) expect_false(identical(changed[[f]], defaults[[f]]), label = f)
@@ -65,4 +65,47 @@ test_that("the control argument of calm() takes a calm_control() or a named list
                "calm_control", class = "calm_error_argument")
   expect_error(calm:::resolve_control(calm_control(), list(lr2 = 1), call = env),
                "Unknown control", class = "calm_error_argument")
+})
+
+test_that("the schedule presets fill only the fields the user left out", {
+  short <- calm:::schedule_presets()$short
+  long <- calm:::schedule_presets()$long
+  ctrl <- calm_control()
+  expect_identical(attr(ctrl, "schedule")$name, "short")
+  expect_true(attr(ctrl, "schedule")$auto)
+  for (f in names(short)) expect_equal(ctrl[[f]], short[[f]], label = f)
+  # the paper's schedule: early_stop = FALSE takes the long preset
+  paper <- calm_control(early_stop = FALSE)
+  for (f in names(long)) expect_equal(paper[[f]], long[[f]], label = f)
+  # a field given by the user is kept under either preset
+  mixed <- calm_control(schedule = "long", iter_per_round = 7000)
+  expect_equal(mixed$iter_per_round, 7000)
+  expect_equal(mixed$rho_mult, long$rho_mult)
+  expect_false(attr(mixed, "schedule")$auto)
+  expect_error(calm_control(schedule = "fast"), class = "calm_error_argument")
+})
+
+test_that("calm() runs the long schedule without the refinement unless told otherwise", {
+  long <- calm:::schedule_presets()$long
+  none <- calm:::schedule_for_refine(calm_control(iter_per_round = 7000), "none")
+  expect_equal(none$iter_per_round, 7000)     # the user's value stays
+  expect_equal(none$rho_mult, long$rho_mult)  # the rest comes from the long preset
+  expect_identical(attr(none, "schedule")$name, "long")
+  kept <- calm:::schedule_for_refine(calm_control(schedule = "short"), "none")
+  expect_equal(kept$rho_mult, calm:::schedule_presets()$short$rho_mult)
+  same <- calm:::schedule_for_refine(calm_control(), "ges")
+  expect_identical(same, calm_control())
+  # a schedule named in calm()'s dots replaces the preset of a control object
+  env <- environment()
+  r <- calm:::resolve_control(calm_control(), list(schedule = "long"), call = env)
+  expect_equal(r$iter_per_round, long$iter_per_round)
+  r2 <- calm:::resolve_control(calm_control(schedule = "long"), list(early_stop = TRUE), call = env)
+  expect_equal(r2$iter_per_round, long$iter_per_round)
+  # end to end: the fit records the schedule it ran
+  set.seed(3)
+  sem <- simulate_sem(6, k = 1, n = 300)
+  f <- suppressWarnings(calm(sem$x, refine = "none", max_rounds = 2, verbose = FALSE))
+  expect_equal(f$settings$control$rho_mult, long$rho_mult)
+  g <- suppressWarnings(calm(sem$x, max_rounds = 2, verbose = FALSE))
+  expect_equal(g$settings$control$rho_mult, calm:::schedule_presets()$short$rho_mult)
 })
