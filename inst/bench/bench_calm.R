@@ -73,7 +73,7 @@ for (d in ds) {
                                        verbose = FALSE))
           pre <- if (es) "default_" else "paper_"
           row[[paste0(pre, "s")]] <- fit$time
-          row[[paste0(pre, "rounds")]] <- nrow(fit$trace)
+          row[[paste0(pre, "rounds")]] <- max(fit$trace$round)
           row[[paste0(pre, "steps")]] <- sum(fit$trace$steps)
           row[[paste0(pre, "shd")]] <- compare_graphs(fit, sem$B)$shd
         }

@@ -35,16 +35,19 @@ set.seed(seed + 100000L)
 t0 <- proc.time()[["elapsed"]]
 fit <- switch(m,
   default = calm(sem$x, verbose = FALSE),
-  paper = calm(sem$x, refine = "none", verbose = FALSE),
+  paper = calm(sem$x, refine = "none", split_components = FALSE, verbose = FALSE),
   long = calm(sem$x, schedule = "long", verbose = FALSE),
   boss = boss(sem$x),
   ges2 = ges_pcalg(sem$x, penalty_discount = 2),
   ges4 = ges_pcalg(sem$x, penalty_discount = 4))
 secs <- proc.time()[["elapsed"]] - t0
 tr <- fit$trace
+# a fit split by components has a trace per component (seconds cumulative
+# within each): rounds is the longest component's, time the components' sum
 steps <- if (is.data.frame(tr)) sum(tr$steps) else NA
-rounds <- if (is.data.frame(tr)) nrow(tr) else NA
-cont <- if (is.data.frame(tr)) sum(tr$seconds) else NA
+rounds <- if (is.data.frame(tr)) max(tr$round) else NA
+cont <- if (is.data.frame(fit$components)) sum(fit$components$seconds) else
+  if (is.data.frame(tr)) max(tr$seconds) else NA
 ref <- if (is.list(fit$refine)) fit$refine$seconds else NA
 st <- readLines("/proc/self/status")
 hwm <- as.numeric(sub("[^0-9]*([0-9]+).*", "\\\\1", grep("^VmHWM", st, value = TRUE))) / 1024

@@ -33,7 +33,7 @@ for (r in seq_len(reps)) {
     rows[[length(rows) + 1]] <- data.frame(
       d = d, k = k, seed = seed, schedule = it, shd = shd_cpdag(fit, sem$B),
       shd_before = shd_cpdag(fit$refine$cpdag_before, sem$B), score = fit$refine$score_after,
-      steps = sum(fit$trace$steps), rounds = nrow(fit$trace), seconds = secs,
+      steps = sum(fit$trace$steps), rounds = max(fit$trace$round), seconds = secs,
       refine_seconds = fit$refine$seconds)
     x <- rows[[length(rows)]]
     cat(sprintf("seed %d %-30s SHD %3d (before refinement %3d) score %.5f steps %7d rounds %2d %.1fs (refine %.1fs)\n",
