@@ -95,7 +95,7 @@
 #' matrices for each component of the moral graph, its state for each free
 #' entry, and the refinement's (with the exact search's tables up to
 #' `refine_exact_max_d` variables). When that exceeds what the machine can
-#' give, `MemAvailable` in `/proc/meminfo`, or `options(calm.memory_limit = )`
+#' give, `MemAvailable` in `/proc/meminfo`, or `options(calm.max_bytes = )`
 #' (bytes) when set, it stops with an error of class `calm_error_memory`
 #' that names the number of variables and the bytes needed; where neither is
 #' known there is no check. Measured peaks (resident memory of a fresh R
@@ -360,7 +360,7 @@ check_fit_memory <- function(d, n_rows = 0, mask = NULL, moral = NULL, refine = 
   if (need > avail) {
     cli::cli_abort(c(
       "A {.fn calm} fit on {d} variable{?s} needs about {format_bytes(need)} of memory, more than the {format_bytes(avail)} available ({attr(avail, 'source')}).",
-      i = "Restrict the search with a sparser {.arg moral} graph, fit fewer variables, or set {.code options(calm.memory_limit = )} (bytes) if the machine has more to give; see {.topic calm} (Memory)."
+      i = "Restrict the search with a sparser {.arg moral} graph, fit fewer variables, or set {.code options(calm.max_bytes = )} (bytes) if the machine has more to give; see {.topic calm} (Memory)."
     ), class = c("calm_error_memory", "calm_error"), call = call)
   }
   invisible(need)
@@ -418,17 +418,17 @@ mask_sizes <- function(mask) {
        blocks2 = sum(as.double(sizes[sizes >= 2L])^2))
 }
 
-# The bytes this R process may still allocate: getOption("calm.memory_limit")
+# The bytes this R process may still allocate: getOption("calm.max_bytes")
 # when set, else MemAvailable of /proc/meminfo (Linux), else NULL (unknown:
 # no check). The attribute "source" says which.
 memory_available <- function() {
-  opt <- getOption("calm.memory_limit")
+  opt <- getOption("calm.max_bytes")
   if (!is.null(opt)) {
     if (!is.numeric(opt) || length(opt) != 1L || is.na(opt) || opt <= 0) {
-      cli::cli_abort("Option {.code calm.memory_limit} must be a positive number of bytes, not {.obj_type_friendly {opt}}.",
+      cli::cli_abort("Option {.code calm.max_bytes} must be a positive number of bytes, not {.obj_type_friendly {opt}}.",
                      class = c("calm_error_argument", "calm_error"), call = NULL)
     }
-    return(structure(as.double(opt), source = "option calm.memory_limit"))
+    return(structure(as.double(opt), source = "option calm.max_bytes"))
   }
   info <- "/proc/meminfo"
   if (!file.exists(info)) return(NULL)

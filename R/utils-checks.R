@@ -60,7 +60,8 @@ check_count <- function(x, arg = deparse(substitute(x)), min = 0, max = Inf,
 # Refuse an allocation larger than getOption("calm.max_bytes") (8 GB by
 # default) before trying it, and say what it would need: R's own error
 # ("cannot allocate vector of size ...") names neither the argument nor the
-# total.
+# total. The same option, when set, caps calm()'s memory guard
+# (memory_available()).
 check_memory <- function(bytes, arg, call) {
   limit <- getOption("calm.max_bytes", 8e9)
   if (bytes > limit) {

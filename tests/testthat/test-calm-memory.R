@@ -1,31 +1,31 @@
 # The memory guard of calm(): the estimate of what a fit needs is compared
 # with what the machine can give before anything large is allocated.
 
-test_that("a fit that needs more than calm.memory_limit stops with a clear error", {
+test_that("a fit that needs more than calm.max_bytes stops with a clear error", {
   set.seed(1)
   x <- simulate_sem(50, k = 1, n = 1000)$x
-  old <- options(calm.memory_limit = 1e6)
+  old <- options(calm.max_bytes = 1e6)
   on.exit(options(old), add = TRUE)
   err <- expect_error(calm(x, verbose = FALSE), class = "calm_error_memory")
   expect_s3_class(err, "calm_error")
   msg <- conditionMessage(err)
   expect_match(msg, "50 variables", fixed = TRUE)
   expect_match(msg, "needs about [0-9.]+ MB of memory")
-  expect_match(msg, "1 MB available (option calm.memory_limit)", fixed = TRUE)
+  expect_match(msg, "1 MB available (option calm.max_bytes)", fixed = TRUE)
   # also for a covariance, and before IAMB runs (no moral graph is estimated)
   expect_error(calm(cov = cov(x), n = 1000, moral = "none", verbose = FALSE),
                class = "calm_error_memory")
 })
 
 test_that("the limit comes from the option, else from /proc/meminfo", {
-  old <- options(calm.memory_limit = 5e9)
+  old <- options(calm.max_bytes = 5e9)
   on.exit(options(old), add = TRUE)
   avail <- calm:::memory_available()
   expect_identical(as.numeric(avail), 5e9)
-  expect_identical(attr(avail, "source"), "option calm.memory_limit")
-  options(calm.memory_limit = "lots")
+  expect_identical(attr(avail, "source"), "option calm.max_bytes")
+  options(calm.max_bytes = "lots")
   expect_error(calm:::memory_available(), class = "calm_error_argument")
-  options(calm.memory_limit = NULL)
+  options(calm.max_bytes = NULL)
   avail <- calm:::memory_available()
   if (file.exists("/proc/meminfo")) {
     expect_gt(as.numeric(avail), 0)
@@ -50,7 +50,7 @@ test_that("the estimate grows with d, the data and the free entries", {
   expect_equal(need(20) - need(20, refine = "none"),
                8 * 20 * 20^2 + calm:::cpp_exact_search_bytes(full))
   # a fit that fits passes
-  old <- options(calm.memory_limit = 1e12)
+  old <- options(calm.max_bytes = 1e12)
   on.exit(options(old), add = TRUE)
   sem <- simulate_sem(5, n = Inf)
   fit <- suppressWarnings(calm(cov = sem$sigma, iter_per_round = 200, max_rounds = 2,
