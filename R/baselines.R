@@ -11,16 +11,17 @@
 #' variances plus an l1 penalty and a soft acyclicity penalty,
 #' \deqn{\frac{1}{2}\sum_i \log\big(((I-B)^\top \Sigma (I-B))_{ii}\big) -
 #'   \log|\det(I-B)| + \lambda_1 \|B\|_1 + \lambda_2 h(B \circ B),}
-#' with \eqn{h(A) = \mathrm{tr}(e^A) - d}, by `iter` steps of Adam from
-#' `B = 0`. The estimate is then thresholded (`|B_ij| > threshold`) and, if
-#' it still has a cycle, the weakest edges on cycles are removed until it is
-#' acyclic (the paper's post-processing; the removed edges are kept in the
-#' fit's `removed`).
+#' with \eqn{h(A) = \mathrm{tr}(e^A) - d}, by `max_iter` steps of Adam from
+#' `B = 0`. The estimate is then thresholded (`|B_ij| > weight_threshold`)
+#' and, if it still has a cycle, the weakest edges on cycles are removed
+#' until it is acyclic (the paper's post-processing; the removed edges are
+#' kept in the fit's `removed`).
 #'
-#' The defaults are those of GOLEM's public code and paper for GOLEM-NV
-#' (`lambda1 = 2e-3`, `lambda2 = 5`, `1e5` Adam steps with learning rate
-#' `1e-3`, initialisation at zero) and the paper's threshold 0.1. GOLEM's
-#' authors also suggest starting GOLEM-NV from the solution of GOLEM-EV (the
+#' The tuning parameters are collected by [golem_control()]; their defaults
+#' are those of GOLEM's public code and paper for GOLEM-NV (`lambda1 =
+#' 2e-3`, `lambda2 = 5`, `1e5` Adam steps with learning rate `1e-3`,
+#' initialisation at zero) and the paper's threshold 0.1. GOLEM's authors
+#' also suggest starting GOLEM-NV from the solution of GOLEM-EV (the
 #' equal-variance likelihood \eqn{\frac{d}{2}\log\sum_i ((I-B)^\top \Sigma
 #' (I-B))_{ii} - \log|\det(I-B)|} with `lambda1 = 2e-2`): `init = "ev"`
 #' does that (doubling the run time), and `B_init` starts from any matrix.
@@ -32,49 +33,44 @@
 #'   is stored in the fit.
 #' @param standardize If `TRUE` (default) the learner works on the
 #'   correlation matrix (standardized data).
-#' @param lambda1 Weight of the l1 penalty.
-#' @param lambda2 Weight of the acyclicity penalty.
-#' @param threshold Edges with `|B_ij| <= threshold` are dropped.
-#' @param iter Number of Adam steps.
-#' @param lr Adam learning rate.
-#' @param init `"zero"` (default) starts from `B = 0`; `"ev"` starts from
-#'   the unthresholded GOLEM-EV solution (same `lambda2`, `iter`, `lr`;
-#'   `lambda1 = 2e-2`). Ignored when `B_init` is given.
-#' @param B_init Optional starting matrix (`d x d`).
-#' @param trace_every Record the objective every so many steps in the fit's
-#'   `trace`.
+#' @param control The tuning parameters: the result of [golem_control()]
+#'   (or a list of its arguments by name).
+#' @param B_init Optional starting matrix (`d x d`); takes precedence over
+#'   `control$init`.
 #' @param verbose If `TRUE`, report progress at every trace row.
+#' @param ... Fields of [golem_control()] by name, replacing those of
+#'   `control` (e.g. `golem_nv(x, max_iter = 5000)`). The arguments this
+#'   function took before [golem_control()] existed (`threshold`, now
+#'   `weight_threshold`, and `iter`, now `max_iter`) still work, with a
+#'   deprecation warning, for one release.
 #' @return A `calm_fit` with `method = "golem_nv"`: `amat` the DAG, `B` the
 #'   least-squares weights on it, `B_raw` GOLEM's own weights on it,
 #'   `B_unthresholded` the weights before thresholding, `trace` (one row per
 #'   `trace_every` steps: `round` is the step, `rho` the constant
-#'   `lambda2`), `removed`, `settings`, `time` (seconds).
+#'   `lambda2`), `removed`, `settings` (`standardize`, `init`, which is
+#'   `"user"` with `B_init`, and `control`, the [golem_control()] used),
+#'   `time` (seconds).
 #' @references Ng, I., Ghassami, A. and Zhang, K. (2020). On the role of
 #'   sparsity and DAG constraints for learning linear DAGs. *NeurIPS*.
-#' @seealso [notears_linear()], [pc_pcalg()], [ges_pcalg()]
+#' @seealso [golem_control()], [notears_linear()], [pc_pcalg()],
+#'   [ges_pcalg()]
 #' @examples
 #' set.seed(1)
 #' sem <- simulate_sem(5, k = 1)
-#' fit <- golem_nv(cov = sem$sigma, iter = 3000)
+#' fit <- golem_nv(cov = sem$sigma, control = golem_control(max_iter = 3000))
 #' compare_graphs(fit, sem$B)
 #' @export
-golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, lambda1 = 2e-3,
-                     lambda2 = 5, threshold = 0.1, iter = 1e5, lr = 1e-3,
-                     init = c("zero", "ev"), B_init = NULL, trace_every = 1000,
-                     verbose = FALSE) {
+golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
+                     control = golem_control(), B_init = NULL, verbose = FALSE, ...) {
   call <- match.call()
-  init <- match_choice(init, c("zero", "ev"), "init", environment())
+  env <- environment()
   check_flag(standardize)
-  check_number(lambda1, lower = 0)
-  check_number(lambda2, lower = 0)
-  check_number(threshold, lower = 0)
-  iter <- check_count(iter, min = 1, max = 1e9)
-  check_number(lr, lower = 0, lower_open = TRUE)
-  trace_every <- check_count(trace_every, min = 1)
   check_flag(verbose)
+  ctrl <- resolve_baseline_control(control, list(...), "golem_control", "golem_nv",
+                                   golem_renamed, call = env)
   r <- resolve_covariance(x, cov, n, standardize)
   d <- ncol(r$sigma)
-  if (!is.null(B_init)) init <- "user"
+  init <- if (is.null(B_init)) ctrl[["init"]] else "user"
   B_init <- init_arg(B_init, d)
   reporter <- function(label) {
     if (!verbose) return(NULL)
@@ -82,29 +78,29 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, lambda1
       cli::cli_inform("{label} step {it}: objective {signif(objective, 6)}, h {signif(h, 3)}, {edges} edge{?s}")
     }
   }
-  t0 <- proc.time()[["elapsed"]]
-  if (init == "ev") {
-    ev <- cpp_golem_nv(r$sigma, B_init, 2e-2, lambda2, lr, iter, trace_every, threshold,
-                       reporter("GOLEM-EV"), TRUE)
-    B_init <- ev$B
+  run <- function(start, lambda1, label, equal_variances) {
+    cpp_golem_nv(r$sigma, start, lambda1, ctrl[["lambda2"]], ctrl[["lr"]], ctrl[["max_iter"]],
+                 ctrl[["trace_every"]], ctrl[["weight_threshold"]], reporter(label),
+                 equal_variances)
   }
-  res <- cpp_golem_nv(r$sigma, B_init, lambda1, lambda2, lr, iter, trace_every, threshold,
-                      reporter("GOLEM-NV"), FALSE)
+  t0 <- proc.time()[["elapsed"]]
+  if (init == "ev") B_init <- run(B_init, ctrl[["ev_lambda1"]], "GOLEM-EV", TRUE)[["B"]]
+  res <- run(B_init, ctrl[["lambda1"]], "GOLEM-NV", FALSE)
   if (!all(is.finite(res$B))) {
     # Adam diverged (too large a step): no graph can be read from NaN weights.
     cli::cli_abort(c("GOLEM-NV diverged: its weights are no longer finite.",
-                     i = "Use a smaller {.arg lr} (now {lr}) or another {.arg B_init}."),
-                   class = c("calm_error_diverged", "calm_error"), call = environment())
+                     i = "Use a smaller {.arg lr} (now {ctrl[['lr']]}) or another {.arg B_init}."),
+                   class = c("calm_error_diverged", "calm_error"), call = env)
   }
-  post <- threshold_acyclic(set_node_names(res$B, r$names), threshold)
+  post <- threshold_acyclic(set_node_names(res$B, r$names), ctrl[["weight_threshold"]])
   elapsed <- proc.time()[["elapsed"]] - t0
   tr <- res$trace
-  trace <- data.frame(round = tr$iteration, rho = lambda2, h = tr$h, objective = tr$objective,
-                      edges = tr$edges, seconds = tr$seconds, likelihood = tr$likelihood)
+  trace <- data.frame(round = tr$iteration, rho = ctrl[["lambda2"]], h = tr$h,
+                      objective = tr$objective, edges = tr$edges, seconds = tr$seconds,
+                      likelihood = tr$likelihood)
   new_calm_fit(
     amat = post$B, sigma = r$sigma, n = r$n, B_raw = post$B, method = "golem_nv",
-    settings = list(standardize = standardize, lambda1 = lambda1, lambda2 = lambda2,
-                    threshold = threshold, iter = iter, lr = lr, init = init),
+    settings = list(standardize = standardize, init = init, control = ctrl),
     trace = trace, removed = post$removed, converged = TRUE, time = elapsed, call = call,
     extra = list(data_var = data_variances(x, cov, standardize),
                  B_unthresholded = set_node_names(res$B, r$names),
@@ -126,53 +122,43 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, lambda1
 #' `W` is split into nonnegative parts `W+ - W-` so that the l1 term is
 #' smooth, and each subproblem is solved by L-BFGS-B (R's own
 #' implementation, called from C++; objective and gradient are in C++). The
-#' estimate is thresholded at `threshold` (the paper uses 0.1) and made
-#' acyclic if needed, as for [golem_nv()].
+#' estimate is thresholded at `weight_threshold` (the paper uses 0.1) and
+#' made acyclic if needed, as for [golem_nv()]. The tuning parameters are
+#' collected by [notears_control()].
 #'
 #' @inheritParams golem_nv
-#' @param lambda1 Weight of the l1 penalty.
-#' @param max_iter Maximum number of augmented Lagrangian rounds.
-#' @param h_tol Stop when the acyclicity function is at most `h_tol`.
-#' @param rho_max Stop when the penalty parameter reaches `rho_max`.
-#' @param lbfgsb Settings of the L-BFGS-B subproblem solver: a list with
-#'   `lmm` (memory, default 10), `factr` (default `1e7`), `pgtol` (default
-#'   `1e-5`) and `maxit` (default 15000): SciPy's defaults, which the
-#'   authors' code uses.
+#' @param control The tuning parameters: the result of [notears_control()]
+#'   (or a list of its arguments by name).
+#' @param ... Fields of [notears_control()] by name, replacing those of
+#'   `control`. The arguments this function took before [notears_control()]
+#'   existed (`threshold`, now `weight_threshold`; `max_iter`, now
+#'   `max_rounds`; and the list `lbfgsb`, now `lbfgsb_memory`,
+#'   `lbfgsb_factr`, `lbfgsb_pgtol` and `lbfgsb_max_iter`) still work, with a
+#'   deprecation warning, for one release.
 #' @return A `calm_fit` with `method = "notears"`; `trace` has one row per
 #'   round (`round`, `rho`, `h`, `objective`, `edges`, `seconds`, `alpha`,
 #'   `loss`, `evaluations`), `converged` says whether `h <= h_tol` was
-#'   reached, `W_unthresholded` holds the weights before thresholding.
+#'   reached, `W_unthresholded` holds the weights before thresholding,
+#'   `settings` has `standardize` and `control`, the [notears_control()]
+#'   used.
 #' @references Zheng, X., Aragam, B., Ravikumar, P. and Xing, E. P. (2018).
 #'   DAGs with NO TEARS: continuous optimization for structure learning.
 #'   *NeurIPS*.
-#' @seealso [golem_nv()]
+#' @seealso [notears_control()], [golem_nv()]
 #' @examples
 #' set.seed(1)
 #' sem <- simulate_sem(5, k = 1)
 #' fit <- notears_linear(cov = sem$sigma)
 #' compare_graphs(fit, sem$B)
 #' @export
-notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, lambda1 = 0.1,
-                           threshold = 0.1, max_iter = 100, h_tol = 1e-8, rho_max = 1e16,
-                           lbfgsb = list(), verbose = FALSE) {
+notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
+                           control = notears_control(), verbose = FALSE, ...) {
   call <- match.call()
+  env <- environment()
   check_flag(standardize)
-  check_number(lambda1, lower = 0)
-  check_number(threshold, lower = 0)
-  max_iter <- check_count(max_iter, min = 1, max = 1e6)
-  check_number(h_tol, lower = 0)
-  check_number(rho_max, lower = 1)
   check_flag(verbose)
-  if (!is.list(lbfgsb) || (length(lbfgsb) && (is.null(names(lbfgsb)) ||
-      !all(names(lbfgsb) %in% c("lmm", "factr", "pgtol", "maxit"))))) {
-    abort_arg("lbfgsb", "must be a list with elements among {.val {c('lmm', 'factr', 'pgtol', 'maxit')}}.",
-              call = environment())
-  }
-  ctl <- utils::modifyList(list(lmm = 10, factr = 1e7, pgtol = 1e-5, maxit = 15000), lbfgsb)
-  ctl$lmm <- check_count(ctl$lmm, "lbfgsb$lmm", min = 1, max = 100)
-  check_number(ctl$factr, "lbfgsb$factr", lower = 0)
-  check_number(ctl$pgtol, "lbfgsb$pgtol", lower = 0)
-  ctl$maxit <- check_count(ctl$maxit, "lbfgsb$maxit", min = 1, max = 1e8)
+  ctrl <- resolve_baseline_control(control, list(...), "notears_control", "notears_linear",
+                                   notears_renamed, call = env)
   r <- resolve_covariance(x, cov, n, standardize)
   report <- if (verbose) {
     function(round, rho, h, edges) {
@@ -180,22 +166,24 @@ notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE, l
     }
   }
   t0 <- proc.time()[["elapsed"]]
-  res <- cpp_notears_linear(r$sigma, lambda1, max_iter, h_tol, rho_max, threshold, ctl$lmm,
-                            ctl$factr, ctl$pgtol, ctl$maxit, report)
-  post <- threshold_acyclic(set_node_names(res$W, r$names), threshold)
+  res <- cpp_notears_linear(r$sigma, ctrl[["lambda1"]], ctrl[["max_rounds"]], ctrl[["h_tol"]],
+                            ctrl[["rho_max"]], ctrl[["weight_threshold"]], ctrl[["lbfgsb_memory"]],
+                            ctrl[["lbfgsb_factr"]], ctrl[["lbfgsb_pgtol"]],
+                            ctrl[["lbfgsb_max_iter"]], report)
+  post <- threshold_acyclic(set_node_names(res$W, r$names), ctrl[["weight_threshold"]])
   elapsed <- proc.time()[["elapsed"]] - t0
   tr <- res$trace
   trace <- data.frame(round = tr$round, rho = tr$rho, h = tr$h, objective = tr$objective,
                       edges = tr$edges, seconds = tr$seconds, alpha = tr$alpha, loss = tr$loss,
                       evaluations = tr$evaluations)
   if (!res$converged) {
+    h_tol <- ctrl[["h_tol"]]
     cli::cli_warn(c("NOTEARS stopped with h = {signif(res$h, 3)} > {.arg h_tol} = {h_tol}.",
-                    i = "Reached {if (res$rho >= rho_max) 'rho_max' else 'max_iter'}."))
+                    i = "Reached {if (res$rho >= ctrl[['rho_max']]) 'rho_max' else 'max_rounds'}."))
   }
   new_calm_fit(
     amat = post$B, sigma = r$sigma, n = r$n, B_raw = post$B, method = "notears",
-    settings = list(standardize = standardize, lambda1 = lambda1, threshold = threshold,
-                    max_iter = max_iter, h_tol = h_tol, rho_max = rho_max, lbfgsb = ctl),
+    settings = list(standardize = standardize, control = ctrl),
     trace = trace, removed = post$removed, converged = res$converged, time = elapsed,
     call = call,
     extra = list(data_var = data_variances(x, cov, standardize),

@@ -89,7 +89,8 @@ benchmark_registry <- list(
 #' @param reps Number of replicates per setting.
 #' @param seed Base seed (an integer).
 #' @param method_args A named list: for a method name, a list of further
-#'   arguments for that method (e.g. `list(golem_nv = list(iter = 1e4))`).
+#'   arguments for that method (e.g.
+#'   `list(golem_nv = list(control = golem_control(max_iter = 1e4)))`).
 #' @param moral For the `calm` variants that use a moral graph: `"default"`
 #'   lets [calm()] estimate it from the covariance (as in the paper's Tables
 #'   5 and 7), `"true"` passes the true moral graph.
@@ -107,7 +108,8 @@ benchmark_registry <- list(
 #' @examples
 #' settings <- data.frame(d = 5, k = 1, n = c(Inf, 500))
 #' res <- benchmark_methods(c("golem_nv", "notears"), settings, reps = 2,
-#'                          method_args = list(golem_nv = list(iter = 2000)))
+#'                          method_args = list(golem_nv = list(
+#'                            control = golem_control(max_iter = 2000))))
 #' res[, c("method", "n", "rep", "shd", "precision", "recall")]
 #' format_table(res)
 #' @export

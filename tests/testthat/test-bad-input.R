@@ -57,7 +57,7 @@ make_fixtures <- function() local(envir = fx, {
   moral_dir <- A                       # a DAG, not a moral graph
   moral_cyc <- A * 0
   moral_cyc[1, 2] <- moral_cyc[2, 3] <- moral_cyc[3, 1] <- 1
-  golem_ref <- golem_nv(x, iter = 2000)
+  golem_ref <- golem_nv(x, control = golem_control(max_iter = 2000))
   notears_ref <- notears_linear(x)
   # NOTEARS ends at a penalty of about 1e13, where L-BFGS-B (factr 1e7)
   # resolves the weights only to about 1e-2: inputs equal up to rounding
@@ -68,7 +68,7 @@ make_fixtures <- function() local(envir = fx, {
       max(abs(f$W_unthresholded - notears_ref$W_unthresholded)) < 0.02
   }
   mini_bench <- benchmark_methods("golem_nv", data.frame(d = 4), reps = 2,
-                                  method_args = list(golem_nv = list(iter = 200)))
+                                  method_args = list(golem_nv = list(control = golem_control(max_iter = 200))))
   l1_small <- l1_inconsistency(n_graphs = 2, d = 3, seed = 1)
   # issue 18: names, PAGs, scale, multigraphs
   relabelled <- function(m) `dimnames<-`(m, list(rownames(m), rev(colnames(m))))
@@ -545,39 +545,57 @@ for (f in c("golem_nv", "notears_linear", "pc_pcalg", "ges_pcalg")) {
 }
 err("golem_nv", "lambda1", golem_nv(x, lambda1 = -1))
 err("golem_nv", "lambda2", golem_nv(x, lambda2 = NA))
-err("golem_nv", "threshold", golem_nv(x, threshold = -0.1))
-err("golem_nv", "iter", golem_nv(x, iter = 0))
-err("golem_nv", "iter", golem_nv(x, iter = 1e10))
+err("golem_nv", "weight_threshold", golem_nv(x, weight_threshold = -0.1))
+err("golem_nv", "max_iter", golem_nv(x, max_iter = 0))
+err("golem_nv", "max_iter", golem_nv(x, control = golem_control(max_iter = 1e10)))
+err("golem_nv", "ev_lambda1", golem_nv(x, ev_lambda1 = -1))
+err("golem_nv", "control", golem_nv(x, control = notears_control()))
+err("golem_nv", "control", golem_nv(x, control = 5))
+err("golem_nv", "thresh", golem_nv(x, thresh = 0.2))
+err("golem_control", "max_iter", golem_control(max_iter = 2.5))
+err("golem_control", "foo", golem_control(foo = 1))
+err("notears_control", "lbfgsb_memory", notears_control(lbfgsb_memory = 101))
+err("notears_control", "max_rounds", notears_control(max_rounds = "many"))
+err("notears_control", "threshold", notears_control(threshold = 0.1))
 err("golem_nv", "lr", golem_nv(x, lr = 0))
 err("golem_nv", "lr", golem_nv(x, lr = Inf))
-err("golem_nv", "lr", golem_nv(x, lr = 1e10, iter = 300))   # diverges
+err("golem_nv", "lr", golem_nv(x, lr = 1e10, max_iter = 300))   # diverges
 err("golem_nv", "B_init", golem_nv(x, B_init = diag(3)))
 err("golem_nv", "B_init", golem_nv(x, B_init = matrix(NA, 6, 6)))
 err("golem_nv", "B_init", golem_nv(x, B_init = "zero"))
 err("golem_nv", "trace_every", golem_nv(x, trace_every = 0))
 err("golem_nv", "init", golem_nv(x, init = "random"))
 err("golem_nv", "init", golem_nv(x, init = NA))
-ok("golem_nv", golem_nv(x, iter = 300, init = "ev"), fit_ok)
+ok("golem_nv", golem_nv(x, control = golem_control(max_iter = 300, init = "ev")), fit_ok)
 err("golem_nv", "verbose", golem_nv(x, verbose = NA))
-ok("golem_nv", golem_nv(x * 1e8, iter = 2000), function(f) same_fit_graph(f, golem_ref))
-ok("golem_nv", golem_nv(x * 1e-8, iter = 2000), function(f) same_fit_graph(f, golem_ref))
-ok("golem_nv", golem_nv(x * 1e-8, iter = 2000, standardize = FALSE),
+ok("golem_nv", golem_nv(x * 1e8, max_iter = 2000), function(f) same_fit_graph(f, golem_ref))
+ok("golem_nv", golem_nv(x * 1e-8, max_iter = 2000), function(f) same_fit_graph(f, golem_ref))
+ok("golem_nv", golem_nv(x * 1e-8, max_iter = 2000, standardize = FALSE),
    function(f) fit_ok(f) && all(diag(f$B_unthresholded) == 0))
-ok("golem_nv", golem_nv(x, iter = 300, B_init = matrix(1, 6, 6)), fit_ok)
+ok("golem_nv", golem_nv(x, max_iter = 300, B_init = matrix(1, 6, 6)), fit_ok)
 err("notears_linear", "lambda1", notears_linear(x, lambda1 = -1))
-err("notears_linear", "threshold", notears_linear(x, threshold = NA))
-err("notears_linear", "max_iter", notears_linear(x, max_iter = 0))
+err("notears_linear", "weight_threshold", notears_linear(x, weight_threshold = NA))
+err("notears_linear", "max_rounds", notears_linear(x, max_rounds = 0))
 err("notears_linear", "h_tol", notears_linear(x, h_tol = -1))
 err("notears_linear", "rho_max", notears_linear(x, rho_max = 0))
-err("notears_linear", "lbfgsb", notears_linear(x, lbfgsb = "fast"))
-err("notears_linear", "lbfgsb", notears_linear(x, lbfgsb = list(foo = 1)))
-err("notears_linear", "lbfgsb", notears_linear(x, lbfgsb = list(1)))
-err("notears_linear", "lbfgsb$lmm", notears_linear(x, lbfgsb = list(lmm = 0)))
-err("notears_linear", "lbfgsb$factr", notears_linear(x, lbfgsb = list(factr = -1)))
-err("notears_linear", "lbfgsb$maxit", notears_linear(x, lbfgsb = list(maxit = 1.5)))
+err("notears_linear", "lbfgsb_memory", notears_linear(x, lbfgsb_memory = 0))
+err("notears_linear", "lbfgsb_factr", notears_linear(x, lbfgsb_factr = -1))
+err("notears_linear", "lbfgsb_pgtol", notears_linear(x, control = notears_control(lbfgsb_pgtol = NA)))
+err("notears_linear", "lbfgsb_max_iter", notears_linear(x, lbfgsb_max_iter = 1.5))
+err("notears_linear", "control", notears_linear(x, control = golem_control()))
+err("notears_linear", "control", notears_linear(x, control = list(1)))
+err("notears_linear", "iter", notears_linear(x, iter = 10))
+# the old list argument, deprecated: its own shape is still checked
+err("notears_linear", "lbfgsb", suppressWarnings(notears_linear(x, lbfgsb = "fast")))
+err("notears_linear", "lbfgsb", suppressWarnings(notears_linear(x, lbfgsb = list(foo = 1))))
+err("notears_linear", "lbfgsb_memory", suppressWarnings(notears_linear(x, lbfgsb = list(lmm = 0))))
 ok("notears_linear", notears_linear(x * 1e8), near_notears)
 ok("notears_linear", notears_linear(x * 1e-8), near_notears)
-warn("notears_linear", "NOTEARS stopped with h", notears_linear(x, max_iter = 2), fit_ok)
+warn("notears_linear", "NOTEARS stopped with h", notears_linear(x, max_rounds = 2), fit_ok)
+# the arguments the baselines took before golem_control() and notears_control()
+warn("golem_nv", "deprecated", golem_nv(x, iter = 300, threshold = 0.2), fit_ok)
+warn("notears_linear", "deprecated", notears_linear(x, max_iter = 30, lbfgsb = list(maxit = 500)),
+     fit_ok)
 err("pc_pcalg", "alpha", pc_pcalg(x, alpha = 0), needs = "pcalg")
 err("pc_pcalg", "alpha", pc_pcalg(x, alpha = c(0.01, 0.05)), needs = "pcalg")
 err("pc_pcalg", "n_inf", pc_pcalg(cov = S, n_inf = 1), needs = "pcalg")

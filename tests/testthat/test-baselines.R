@@ -42,7 +42,7 @@ test_that("the GOLEM-EV gradient matches finite differences", {
 
 test_that("golem_nv(init = \"ev\") starts from the GOLEM-EV solution", {
   sigma <- matrix(c(1, 0.6, 0.6, 1), 2)
-  fit <- golem_nv(cov = sigma, iter = 2000, init = "ev")
+  fit <- golem_nv(cov = sigma, control = golem_control(max_iter = 2000, init = "ev"))
   expect_identical(fit$settings$init, "ev")
   expect_equal(sum(fit$amat), 1)
 })
@@ -75,7 +75,8 @@ test_that("the NOTEARS augmented Lagrangian gradient matches finite differences"
 test_that("golem_nv() returns an acyclic calm_fit that explains the covariance", {
   set.seed(4)
   sem <- simulate_sem(4, k = 1)
-  fit <- golem_nv(cov = sem$sigma, iter = 3000, trace_every = 500)
+  ctrl <- golem_control(max_iter = 3000, trace_every = 500)
+  fit <- golem_nv(cov = sem$sigma, control = ctrl)
   expect_s3_class(fit, "calm_fit")
   expect_identical(fit$method, "golem_nv")
   expect_true(is_dag(fit$amat))
@@ -84,15 +85,15 @@ test_that("golem_nv() returns an acyclic calm_fit that explains the covariance",
                             "likelihood"))
   expect_lt(fit$trace$objective[7], fit$trace$objective[1])
   expect_true(all(abs(fit$B_raw[fit$amat != 0]) > 0.1))
-  expect_equal(fit$settings$lambda1, 2e-3)
+  expect_equal(fit$settings$control$lambda1, 2e-3)
   # GOLEM is deterministic: same input, same output
-  expect_identical(golem_nv(cov = sem$sigma, iter = 3000, trace_every = 500)$B_unthresholded,
+  expect_identical(golem_nv(cov = sem$sigma, control = ctrl)$B_unthresholded,
                    fit$B_unthresholded)
 })
 
 test_that("golem_nv() on a two-node problem finds the single edge", {
   sigma <- matrix(c(1, 0.8, 0.8, 1), 2)
-  fit <- golem_nv(cov = sigma, iter = 5000)
+  fit <- golem_nv(cov = sigma, control = golem_control(max_iter = 5000))
   expect_equal(sum(fit$amat), 1)
   expect_equal(shd_cpdag(fit, matrix(c(0, 0, 1, 0), 2)), 0)
 })
@@ -124,11 +125,11 @@ test_that("thresholding and acyclic post-processing drop weak edges and cycles",
 test_that("the baselines check their arguments", {
   S <- diag(3)
   expect_error(golem_nv(cov = S, lambda1 = -1), class = "calm_error_argument")
-  expect_error(golem_nv(cov = S, iter = 0), class = "calm_error_argument")
+  expect_error(golem_nv(cov = S, max_iter = 0), class = "calm_error_argument")
   expect_error(golem_nv(cov = S, B_init = diag(2)), class = "calm_error_argument")
   expect_error(golem_nv(), class = "calm_error_argument")
-  expect_error(notears_linear(cov = S, lbfgsb = list(foo = 1)), class = "calm_error_argument")
-  expect_error(notears_linear(cov = S, max_iter = 0), class = "calm_error_argument")
+  expect_error(notears_linear(cov = S, lbfgsb_memory = 0), class = "calm_error_argument")
+  expect_error(notears_linear(cov = S, max_rounds = 0), class = "calm_error_argument")
 })
 
 test_that("pc_pcalg() and ges_pcalg() orient a v-structure and return CPDAG fits", {

@@ -1,0 +1,212 @@
+# Hyperparameters of the continuous baselines, golem_nv() and
+# notears_linear(): one validated object each, as calm_control() is for
+# calm(). Names keep one meaning across the package: `threshold` is CALM's
+# gate cut-off, `weight_threshold` the cut-off on |B|; `max_iter` counts the
+# steps of a single optimizer run, `max_rounds` the rounds of a penalty
+# schedule.
+
+#' Hyperparameters of GOLEM-NV
+#'
+#' Collects and checks the tuning parameters of [golem_nv()]. The defaults
+#' are those of GOLEM's public code and paper for GOLEM-NV (Ng, Ghassami and
+#' Zhang, 2020) and the paper's weight threshold 0.1.
+#'
+#' @param lambda1 Weight of the l1 penalty.
+#' @param lambda2 Weight of the soft acyclicity penalty (as
+#'   `calm_control(lambda2 = )` is for `constraint = "soft"`).
+#' @param lr Adam's learning rate.
+#' @param max_iter Number of Adam steps. GOLEM has no stopping rule, so all
+#'   of them are run (the same steps with `init = "ev"` for the GOLEM-EV
+#'   start).
+#' @param weight_threshold Edges with `|B_ij| <= weight_threshold` are
+#'   dropped (as `calm_control(weight_threshold = )` for `gate = "tanh"`).
+#' @param init `"zero"` (default) starts from `B = 0`; `"ev"` starts from
+#'   the unthresholded GOLEM-EV solution (same `lambda2`, `max_iter`, `lr`;
+#'   l1 weight `ev_lambda1`). A starting matrix given to [golem_nv()] as
+#'   `B_init` takes precedence.
+#' @param ev_lambda1 Weight of the l1 penalty of the GOLEM-EV run that
+#'   `init = "ev"` starts from (GOLEM's default for GOLEM-EV, `2e-2`).
+#' @param trace_every Record the objective every so many steps in the fit's
+#'   `trace` (and report it with `verbose = TRUE`).
+#' @param ... Must be empty; catches misspelt arguments.
+#' @return An object of class `golem_control`: a named list of the values
+#'   above, in this order.
+#' @seealso [golem_nv()], [notears_control()], [calm_control()]
+#' @examples
+#' golem_control()
+#' golem_control(max_iter = 5000, init = "ev")
+#' set.seed(1)
+#' sem <- simulate_sem(4, k = 1)
+#' fit <- golem_nv(cov = sem$sigma, control = golem_control(max_iter = 2000))
+#' fit$settings$control$max_iter
+#' @export
+golem_control <- function(lambda1 = 2e-3, lambda2 = 5, lr = 1e-3, max_iter = 1e5,
+                          weight_threshold = 0.1, init = c("zero", "ev"), ev_lambda1 = 2e-2,
+                          trace_every = 1000, ...) {
+  call <- environment()
+  check_dots_empty(..., fn = "golem_control", call = call)
+  ctrl <- list(
+    lambda1 = check_number(lambda1, "lambda1", lower = 0, call = call),
+    lambda2 = check_number(lambda2, "lambda2", lower = 0, call = call),
+    lr = check_number(lr, "lr", lower = 0, lower_open = TRUE, call = call),
+    max_iter = check_count(max_iter, "max_iter", min = 1, max = 1e9, call = call),
+    weight_threshold = check_number(weight_threshold, "weight_threshold", lower = 0,
+                                    call = call),
+    init = match_choice(init, c("zero", "ev"), "init", call = call),
+    ev_lambda1 = check_number(ev_lambda1, "ev_lambda1", lower = 0, call = call),
+    trace_every = check_count(trace_every, "trace_every", min = 1, call = call)
+  )
+  structure(ctrl, class = "golem_control")
+}
+
+#' Hyperparameters of linear NOTEARS
+#'
+#' Collects and checks the tuning parameters of [notears_linear()]. The
+#' defaults are those of the authors' code (Zheng et al., 2018), whose
+#' L-BFGS-B subproblems use SciPy's defaults, and the paper's weight
+#' threshold 0.1.
+#'
+#' @param lambda1 Weight of the l1 penalty.
+#' @param weight_threshold Edges with `|W_ij| <= weight_threshold` are
+#'   dropped.
+#' @param max_rounds Cap on the number of augmented Lagrangian rounds (as
+#'   `calm_control(max_rounds = )` caps CALM's penalty rounds).
+#' @param h_tol Stop when the acyclicity function is at most `h_tol`.
+#' @param rho_max Stop when the penalty parameter reaches `rho_max`.
+#' @param lbfgsb_memory Number of corrections L-BFGS-B keeps (its `m`, R's
+#'   `lmm`).
+#' @param lbfgsb_factr,lbfgsb_pgtol L-BFGS-B's convergence tolerances: on the
+#'   relative reduction of the objective (in units of the machine epsilon)
+#'   and on the projected gradient.
+#' @param lbfgsb_max_iter Cap on the L-BFGS-B iterations of one round's
+#'   subproblem.
+#' @param ... Must be empty; catches misspelt arguments.
+#' @return An object of class `notears_control`: a named list of the values
+#'   above, in this order.
+#' @seealso [notears_linear()], [golem_control()], [calm_control()]
+#' @examples
+#' notears_control()
+#' notears_control(lambda1 = 0.05, max_rounds = 20)
+#' set.seed(1)
+#' sem <- simulate_sem(4, k = 1)
+#' fit <- notears_linear(cov = sem$sigma, control = notears_control(weight_threshold = 0.3))
+#' fit$settings$control$weight_threshold
+#' @export
+notears_control <- function(lambda1 = 0.1, weight_threshold = 0.1, max_rounds = 100,
+                            h_tol = 1e-8, rho_max = 1e16, lbfgsb_memory = 10,
+                            lbfgsb_factr = 1e7, lbfgsb_pgtol = 1e-5, lbfgsb_max_iter = 15000,
+                            ...) {
+  call <- environment()
+  check_dots_empty(..., fn = "notears_control", call = call)
+  ctrl <- list(
+    lambda1 = check_number(lambda1, "lambda1", lower = 0, call = call),
+    weight_threshold = check_number(weight_threshold, "weight_threshold", lower = 0,
+                                    call = call),
+    max_rounds = check_count(max_rounds, "max_rounds", min = 1, max = 1e6, call = call),
+    h_tol = check_number(h_tol, "h_tol", lower = 0, call = call),
+    rho_max = check_number(rho_max, "rho_max", lower = 1, call = call),
+    lbfgsb_memory = check_count(lbfgsb_memory, "lbfgsb_memory", min = 1, max = 100, call = call),
+    lbfgsb_factr = check_number(lbfgsb_factr, "lbfgsb_factr", lower = 0, call = call),
+    lbfgsb_pgtol = check_number(lbfgsb_pgtol, "lbfgsb_pgtol", lower = 0, call = call),
+    lbfgsb_max_iter = check_count(lbfgsb_max_iter, "lbfgsb_max_iter", min = 1, max = 1e8,
+                                  call = call)
+  )
+  structure(ctrl, class = "notears_control")
+}
+
+#' @export
+print.golem_control <- function(x, ...) print_control_table(x, "golem_control")
+
+#' @export
+print.notears_control <- function(x, ...) print_control_table(x, "notears_control")
+
+print_control_table <- function(x, class) {
+  cat("<", class, ">\n", sep = "")
+  vals <- vapply(unclass(x), function(v) format(v, digits = 6), character(1))
+  print(data.frame(value = vals, row.names = names(vals)), right = FALSE)
+  invisible(x)
+}
+
+# Names the baselines took before their control objects, mapped to the
+# control field each became. A list value names the fields an old list
+# argument is spread into (notears_linear(lbfgsb = list(lmm = ...))).
+golem_renamed <- list(threshold = "weight_threshold", iter = "max_iter")
+notears_renamed <- list(
+  threshold = "weight_threshold", max_iter = "max_rounds",
+  lbfgsb = list(lmm = "lbfgsb_memory", factr = "lbfgsb_factr", pgtol = "lbfgsb_pgtol",
+                maxit = "lbfgsb_max_iter")
+)
+
+# The control of a baseline: `control` (the constructor's object or a list
+# of its arguments by name) updated by the values in `dots`, which may be
+# control fields by their names (as calm()'s `...`) or, for one release,
+# the learner's old argument names (with a deprecation warning).
+resolve_baseline_control <- function(control, dots, ctor, learner, renamed,
+                                     call = parent.frame()) {
+  if (inherits(control, ctor)) {
+    args <- unclass(control)
+  } else if (is.list(control) && !is.object(control) &&
+             (length(control) == 0L || (!is.null(names(control)) && all(names(control) != "")))) {
+    args <- control
+  } else {
+    abort_arg("control", "must be the result of {.fn {ctor}} or a list of its arguments by name, not {.obj_type_friendly {control}}.",
+              call = call)
+  }
+  if (length(dots) > 0L) {
+    if (is.null(names(dots)) || any(names(dots) == "")) {
+      cli::cli_abort("Arguments in {.arg ...} must be named {.fn {ctor}} arguments.",
+                     class = c("calm_error_argument", "calm_error"), call = call)
+    }
+    dots <- undeprecate_args(dots, renamed, ctor, learner, call = call)
+    nm <- names(dots)
+    if (anyDuplicated(nm)) {
+      twice <- unique(nm[duplicated(nm)])
+      cli::cli_abort("Control parameter{?s} {.arg {twice}} {?is/are} given more than once.",
+                     class = c("calm_error_argument", "calm_error"), call = call)
+    }
+    args[nm] <- dots
+  }
+  unknown <- setdiff(names(args), names(formals(ctor)))
+  if (length(unknown) > 0L) {
+    cli::cli_abort(c("Unknown control parameter{?s}: {.arg {unknown}}.",
+                     i = "See {.fn {ctor}} for the parameters of {.fn {learner}}."),
+                   class = c("calm_error_argument", "calm_error"), call = call)
+  }
+  # the constructor's error names the field; it is raised as the learner's
+  tryCatch(do.call(ctor, args), calm_error_argument = function(e) {
+    e$call <- if (is.environment(call)) rlang::frame_call(call) else call
+    stop(e)
+  })
+}
+
+# Old argument names in `dots` replaced by the control fields they became,
+# with one deprecation warning that shows the new form.
+undeprecate_args <- function(dots, renamed, ctor, learner, call) {
+  old <- intersect(names(dots), names(renamed))
+  if (length(old) == 0L) return(dots)
+  # appended, not assigned: an old name given with its new one is caught as
+  # a field given twice
+  out <- dots[setdiff(names(dots), old)]
+  new_names <- character()
+  for (o in old) {
+    target <- renamed[[o]]
+    v <- dots[[o]]
+    if (is.character(target)) {
+      v <- stats::setNames(list(v), target)
+    } else if (!is.list(v) || (length(v) && (is.null(names(v)) ||
+                                             !all(names(v) %in% names(target))))) {
+      abort_arg(o, "must be a list with elements among {.val {names(target)}}.", call = call)
+    } else {
+      names(v) <- unlist(target[names(v)], use.names = FALSE)
+    }
+    out <- c(out, v)
+    new_names <- c(new_names, names(v))
+  }
+  shown <- paste0(new_names, " = ...", collapse = ", ")
+  cli::cli_warn(
+    c("{.arg {old}} of {.fn {learner}} {cli::qty(length(old))}{?is/are} deprecated; {?it/they} will be removed in the next release.",
+      i = "Use {.code control = {ctor}({shown})} instead; in {.pkg calm}, {.arg threshold} is CALM's gate cut-off and {.arg weight_threshold} a cut-off on weights."),
+    class = c("calm_warning_deprecated", "calm_warning"), call = call
+  )
+  out
+}
