@@ -258,14 +258,14 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   check_fit_memory(d0, if (!is.null(x)) NROW(x) else 0, moral = moral, refine = refine,
                    ctrl = ctrl, call = env)
   cv <- resolve_covariance(x, cov, n, standardize, call = env)
-  sigma <- cv$sigma
+  sigma <- cv[["sigma"]]
   kn <- resolve_knowledge(knowledge, colnames(sigma), call = env)
-  if (!is.null(kn) && gate == "tanh" && any(kn$required != 0)) {
+  if (!is.null(kn) && gate == "tanh" && any(kn[["required"]] != 0)) {
     abort_arg("knowledge", "has required edges, which need a gate: use {.code gate = \"gumbel\"} or {.code \"stg\"}.",
               call = env)
   }
-  mo <- resolve_moral(moral, sigma, cv$n, call = env, alpha = alpha, knowledge = kn)
-  mask <- knowledge_mask(mo$mask, kn)
+  mo <- resolve_moral(moral, sigma, cv[["n"]], call = env, alpha = alpha, knowledge = kn)
+  mask <- knowledge_mask(mo[["mask"]], kn)
   # again, now that the free entries and components are known
   check_fit_memory(ncol(sigma), mask = mask, refine = refine, ctrl = ctrl, call = env)
 
@@ -273,30 +273,30 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   t0 <- proc.time()[["elapsed"]]
   runs <- run_restarts(seeds, sigma, mask, ctrl, gate, score, constraint, verbose)
   if (refine == "ges") {
-    lam <- refine_lambda(ctrl, cv$n)
+    lam <- refine_lambda(ctrl, cv[["n"]])
     runs <- lapply(runs, function(r) {
       ref <- if (is.null(kn)) {
-        refine_dag(r$amat, sigma, mo$mask, lam, ctrl, n = cv$n, extend = mo$source == "iamb")
+        refine_dag(r[["amat"]], sigma, mo[["mask"]], lam, ctrl, n = cv[["n"]], extend = mo[["source"]] == "iamb")
       } else {
-        refine_dag_knowledge(r$amat, sigma, mask, lam, ctrl, n = cv$n, kn = kn,
-                             extend = mo$source == "iamb")
+        refine_dag_knowledge(r[["amat"]], sigma, mask, lam, ctrl, n = cv[["n"]], kn = kn,
+                             extend = mo[["source"]] == "iamb")
       }
-      r$refine <- ref$record
-      r$amat <- ref$dag
-      r$B_raw <- r$B_raw * ref$dag
+      r$refine <- ref[["record"]]
+      r$amat <- ref[["dag"]]
+      r$B_raw <- r[["B_raw"]] * ref[["dag"]]
       # restarts are compared by the score the refinement optimised
-      r$select_score <- ref$record$score_after
+      r$select_score <- ref[["record"]][["score_after"]]
       r
     })
   }
   elapsed <- proc.time()[["elapsed"]] - t0
 
   objectives <- vapply(runs, `[[`, numeric(1), "final_objective")
-  chosen <- vapply(runs, function(r) r$select_score %||% r$final_objective, numeric(1))
+  chosen <- vapply(runs, function(r) r[["select_score"]] %||% r[["final_objective"]], numeric(1))
   best <- runs[[which.min(chosen)]]
   restart_table <- data.frame(
     restart = seq_along(runs), seed = seeds, objective = objectives,
-    rounds = vapply(runs, function(r) trace_rounds(r$trace), integer(1)),
+    rounds = vapply(runs, function(r) trace_rounds(r[["trace"]]), integer(1)),
     h = vapply(runs, `[[`, numeric(1), "h"),
     converged = vapply(runs, `[[`, logical(1), "converged"),
     stop = vapply(runs, `[[`, character(1), "stop"),
@@ -305,17 +305,17 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   warn_run(best, ctrl, constraint)
 
   fit <- new_calm_fit(
-    best$amat, sigma = sigma, n = cv$n, B_raw = best$B_raw, method = "calm",
+    best[["amat"]], sigma = sigma, n = cv[["n"]], B_raw = best[["B_raw"]], method = "calm",
     settings = list(gate = gate, constraint = constraint, score = score, refine = refine,
-                    standardize = standardize, moral = mo$source, restarts = restarts,
+                    standardize = standardize, moral = mo[["source"]], restarts = restarts,
                     control = ctrl, alpha = alpha, na = na),
-    trace = best$trace, removed = best$removed, converged = best$converged,
+    trace = best[["trace"]], removed = best[["removed"]], converged = best[["converged"]],
     time = elapsed, call = cl,
-    extra = list(seed = best$seed, moral = mo$graph, stop = best$stop, objective = best$final_objective,
-                 h = best$h,
-                 gate_values = best$gate_values, restarts = restart_table,
-                 skipped = best$skipped, isa = best$isa, refine = best$refine,
-                 components = best$components,
+    extra = list(seed = best[["seed"]], moral = mo[["graph"]], stop = best[["stop"]], objective = best[["final_objective"]],
+                 h = best[["h"]],
+                 gate_values = best[["gate_values"]], restarts = restart_table,
+                 skipped = best[["skipped"]], isa = best[["isa"]], refine = best[["refine"]],
+                 components = best[["components"]],
                  knowledge = kn, na_dropped = attr(x, "na_dropped"),
                  data_var = data_variances(x, cov, standardize))
   )
@@ -356,7 +356,7 @@ check_fit_memory <- function(d, n_rows = 0, mask = NULL, moral = NULL, refine = 
     # a moral graph given as a matrix fixes the free entries now
     mask_sizes(moral)
   }
-  need <- fit_memory_need(d, n_rows, free$m, free$blocks2, refine, ctrl)
+  need <- fit_memory_need(d, n_rows, free[["m"]], free[["blocks2"]], refine, ctrl)
   if (need > avail) {
     cli::cli_abort(c(
       "A {.fn calm} fit on {d} variable{?s} needs about {format_bytes(need)} of memory, more than the {format_bytes(avail)} available ({attr(avail, 'source')}).",
@@ -396,12 +396,12 @@ fit_memory_need <- function(d, n_rows = 0, m = NULL, blocks2 = NULL, refine = "g
   dd <- d * d
   m <- if (is.null(m)) 0 else as.double(m)
   blocks2 <- if (is.null(blocks2)) dd else as.double(blocks2)
-  per_block <- if (identical(ctrl$acyclicity, "exp")) 15 else 9
+  per_block <- if (identical(ctrl[["acyclicity"]], "exp")) 15 else 9
   bytes <- 16e6 + 8 * (2 * as.double(n_rows) * d + 12 * dd + per_block * blocks2 + 32 * m) +
     4 * 8 * m
   if (identical(refine, "ges")) {
     bytes <- bytes + 8 * 20 * dd
-    if (d >= 2 && d <= ctrl$refine_exact_max_d) {
+    if (d >= 2 && d <= ctrl[["refine_exact_max_d"]]) {
       full <- matrix(1, d, d) - diag(d)
       ex <- cpp_exact_search_bytes(full)
       if (ex <= 2 * 1024^3) bytes <- bytes + ex
@@ -466,7 +466,7 @@ resolve_moral <- function(moral, sigma, n, call = parent.frame(), alpha = 0.01, 
   dimnames(mask) <- list(nm, nm)
   # required adjacencies (background knowledge) stay in the moral graph;
   # estimate_moral_graph() already kept them in the graphs it estimated
-  if (!is.null(knowledge)) mask <- pmax(mask, knowledge$required, t(knowledge$required))
+  if (!is.null(knowledge)) mask <- pmax(mask, knowledge[["required"]], t(knowledge[["required"]]))
   if (source != "iamb" && source != "precision") {
     graph <- igraph::graph_from_adjacency_matrix(mask, mode = "undirected")
   }
@@ -516,7 +516,7 @@ moral_matrix_arg <- function(moral, nm, call) {
 # fits the connected components of the mask separately (see
 # calm_run_split()).
 run_restarts <- function(seeds, sigma, mask, ctrl, gate, score, constraint, verbose) {
-  comps <- if (isTRUE(ctrl$split_components)) split_plan(mask) else NULL
+  comps <- if (isTRUE(ctrl[["split_components"]])) split_plan(mask) else NULL
   one <- function(seed, verbose, progress) {
     if (is.null(comps)) {
       calm_run_one(seed, sigma, mask, ctrl, gate, score, constraint, verbose)
@@ -531,7 +531,7 @@ run_restarts <- function(seeds, sigma, mask, ctrl, gate, score, constraint, verb
       # no progress bar over components inside a restart: the bar is over
       # the restarts
       r <- one(seed, verbose = FALSE, progress = FALSE)
-      p(sprintf("restart done: objective %.4g", r$final_objective))
+      p(sprintf("restart done: objective %.4g", r[["final_objective"]]))
       r
     }, future.seed = FALSE)
   }
@@ -570,7 +570,7 @@ mask_components <- function(mask) {
   sym <- (mask != 0) | t(mask != 0)
   diag(sym) <- FALSE
   g <- igraph::graph_from_adjacency_matrix(sym * 1, mode = "undirected", diag = FALSE)
-  memb <- igraph::components(g)$membership
+  memb <- igraph::components(g)[["membership"]]
   # renumber by first appearance, i.e. by smallest node
   match(memb, unique(memb))
 }
@@ -623,8 +623,8 @@ calm_run_split <- function(seed, sigma, mask, comps, ctrl, gate, score, constrai
 # One component of calm_run_split(): tk holds its number k, seed, sigma
 # and mask; p is a progressr progressor or NULL.
 fit_component <- function(tk, ctrl, gate, score, constraint, p = NULL) {
-  r <- calm_run_one(tk$seed, tk$sigma, tk$mask, ctrl, gate, score, constraint, verbose = FALSE)
-  if (!is.null(p)) p(sprintf("component %d (%d nodes) done", tk$k, nrow(tk$sigma)))
+  r <- calm_run_one(tk[["seed"]], tk[["sigma"]], tk[["mask"]], ctrl, gate, score, constraint, verbose = FALSE)
+  if (!is.null(p)) p(sprintf("component %d (%d nodes) done", tk[["k"]], nrow(tk[["sigma"]])))
   r
 }
 
@@ -636,15 +636,15 @@ assemble_split <- function(seed, sigma, mask, comps, fitted, tasks, parts, ctrl,
   d <- length(nm)
   zero <- matrix(0, d, d, dimnames = list(nm, nm))
   amat <- B_raw <- zero
-  gate_values <- if (is.null(parts[[1L]]$gate_values)) NULL else zero
+  gate_values <- if (is.null(parts[[1L]][["gate_values"]])) NULL else zero
   for (i in seq_along(parts)) {
     idx <- comps[[fitted[i]]]
-    amat[idx, idx] <- parts[[i]]$amat
-    B_raw[idx, idx] <- parts[[i]]$B_raw
-    if (!is.null(gate_values)) gate_values[idx, idx] <- parts[[i]]$gate_values
+    amat[idx, idx] <- parts[[i]][["amat"]]
+    B_raw[idx, idx] <- parts[[i]][["B_raw"]]
+    if (!is.null(gate_values)) gate_values[idx, idx] <- parts[[i]][["gate_values"]]
   }
   trace <- do.call(rbind, lapply(seq_along(parts), function(i) {
-    tr <- parts[[i]]$trace
+    tr <- parts[[i]][["trace"]]
     tr$component <- rep(i, nrow(tr))
     tr
   }))
@@ -652,12 +652,12 @@ assemble_split <- function(seed, sigma, mask, comps, fitted, tasks, parts, ctrl,
   rownames(removed) <- NULL
   stops <- vapply(parts, `[[`, character(1), "stop")
   refit <- refit_weights(amat, sigma)
-  final_score <- if (score == "likelihood") 0.5 * sum(log(refit$omega)) else sum(sqrt(refit$omega))
+  final_score <- if (score == "likelihood") 0.5 * sum(log(refit[["omega"]])) else sum(sqrt(refit[["omega"]]))
   components <- data.frame(
     component = seq_along(fitted), size = lengths(comps[fitted]),
     seed = vapply(tasks, `[[`, integer(1), "seed"),
-    rounds = vapply(parts, function(r) nrow(r$trace), integer(1)),
-    steps = vapply(parts, function(r) as.double(sum(r$trace$steps)), numeric(1)),
+    rounds = vapply(parts, function(r) nrow(r[["trace"]]), integer(1)),
+    steps = vapply(parts, function(r) as.double(sum(r[["trace"]][["steps"]])), numeric(1)),
     h = vapply(parts, `[[`, numeric(1), "h"),
     converged = vapply(parts, `[[`, logical(1), "converged"),
     stop = stops,
@@ -667,10 +667,10 @@ assemble_split <- function(seed, sigma, mask, comps, fitted, tasks, parts, ctrl,
   list(
     seed = seed, amat = amat, B_raw = B_raw, gate_values = gate_values,
     trace = trace[, c("component", setdiff(names(trace), "component"))],
-    converged = all(components$converged), stop = combine_stops(stops),
-    h = sum(components$h), removed = removed, skipped = sum(vapply(parts, function(r) as.double(r$skipped), numeric(1))),
-    final_objective = final_score + ctrl$lambda1 * sum(amat[mask < 1.5]),
-    isa = parts[[1L]]$isa, seconds = seconds, components = components,
+    converged = all(components[["converged"]]), stop = combine_stops(stops),
+    h = sum(components[["h"]]), removed = removed, skipped = sum(vapply(parts, function(r) as.double(r[["skipped"]]), numeric(1))),
+    final_objective = final_score + ctrl[["lambda1"]] * sum(amat[mask < 1.5]),
+    isa = parts[[1L]][["isa"]], seconds = seconds, components = components,
     isolated = nm[unlist(comps[lengths(comps) == 1L])]
   )
 }
@@ -691,10 +691,10 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
     # One bar per round (rounds can end early, so no estimate of the time
     # left for the whole schedule is honest): round, rho, h after the last
     # round, and the steps of this round.
-    total <- if (constraint == "hard") ctrl$iter_per_round else ctrl$soft_iter
+    total <- if (constraint == "hard") ctrl[["iter_per_round"]] else ctrl[["soft_iter"]]
     cur_round <- 1L
     cur_h <- NA_real_
-    cur_rho <- ctrl$rho_init
+    cur_rho <- ctrl[["rho_init"]]
     # auto_terminate = FALSE: the bar is reused by every round (a full round
     # reaches its total) and closed by cli_progress_done() after the fit
     pb <- cli::cli_progress_bar(
@@ -716,8 +716,8 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
   seconds <- proc.time()[["elapsed"]] - t0
 
   named <- function(m) if (is.null(m)) NULL else set_node_names(m, nm)
-  edges <- named(r$edges)
-  B_raw <- named(r$B_raw)
+  edges <- named(r[["edges"]])
+  B_raw <- named(r[["B_raw"]])
   removed <- data.frame(from = character(), to = character(), weight = numeric())
   if (!cpp_is_dag(edges)) {
     w <- B_raw * edges
@@ -726,23 +726,23 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
     # required edges (background knowledge, mask value 2) are never removed
     w[edges != 0 & mask > 1.5] <- .Machine$double.xmax
     fix <- make_acyclic(w)
-    removed <- fix$removed
-    edges[] <- as.double(fix$B != 0)
+    removed <- fix[["removed"]]
+    edges[] <- as.double(fix[["B"]] != 0)
   }
   refit <- refit_weights(edges, sigma)
-  final_score <- if (score == "likelihood") 0.5 * sum(log(refit$omega)) else sum(sqrt(refit$omega))
+  final_score <- if (score == "likelihood") 0.5 * sum(log(refit[["omega"]])) else sum(sqrt(refit[["omega"]]))
   list(
-    seed = seed, amat = edges, B_raw = B_raw * edges, gate_values = named(r$gate_values),
-    trace = data.frame(component = rep(1L, length(r$trace$round)),
-                       round = r$trace$round, rho = r$trace$rho, h = r$trace$h,
-                       objective = r$trace$objective, edges = r$trace$edges,
-                       dag = r$trace$dag, changed = r$trace$changed,
-                       steps = r$trace$steps, skipped = r$trace$skipped,
-                       seconds = r$trace$seconds),
-    converged = r$converged, stop = run_stop(r, constraint), h = r$h, removed = removed,
-    skipped = r$skipped,
+    seed = seed, amat = edges, B_raw = B_raw * edges, gate_values = named(r[["gate_values"]]),
+    trace = data.frame(component = rep(1L, length(r[["trace"]][["round"]])),
+                       round = r[["trace"]][["round"]], rho = r[["trace"]][["rho"]], h = r[["trace"]][["h"]],
+                       objective = r[["trace"]][["objective"]], edges = r[["trace"]][["edges"]],
+                       dag = r[["trace"]][["dag"]], changed = r[["trace"]][["changed"]],
+                       steps = r[["trace"]][["steps"]], skipped = r[["trace"]][["skipped"]],
+                       seconds = r[["trace"]][["seconds"]]),
+    converged = r[["converged"]], stop = run_stop(r, constraint), h = r[["h"]], removed = removed,
+    skipped = r[["skipped"]],
     # required edges (mask value 2) are outside the sparsity penalty
-    final_objective = final_score + ctrl$lambda1 * sum(edges[mask < 1.5]), isa = r$isa,
+    final_objective = final_score + ctrl[["lambda1"]] * sum(edges[mask < 1.5]), isa = r[["isa"]],
     seconds = seconds
   )
 }
@@ -752,27 +752,27 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
 # or "steps" (the single run of the soft constraint).
 run_stop <- function(r, constraint) {
   if (constraint == "soft") return("steps")
-  if (isTRUE(r$settled)) return("settled")
-  if (isTRUE(r$converged)) "h_tol" else "max_rounds"
+  if (isTRUE(r[["settled"]])) return("settled")
+  if (isTRUE(r[["converged"]])) "h_tol" else "max_rounds"
 }
 
 # Warnings about the returned run: never silent about a cap, a repair or
 # skipped steps.
 warn_run <- function(run, ctrl, constraint) {
-  if (constraint == "hard" && !run$converged) {
+  if (constraint == "hard" && !run[["converged"]]) {
     cli::cli_warn(c(
-      "CALM hit {.arg max_rounds} = {ctrl$max_rounds} before the acyclicity constraint was met (h = {signif(run$h, 3)} > {.arg h_tol} = {ctrl$h_tol}).",
+      "CALM hit {.arg max_rounds} = {ctrl[['max_rounds']]} before the acyclicity constraint was met (h = {signif(run[['h']], 3)} > {.arg h_tol} = {ctrl[['h_tol']]}).",
       i = "Increase {.arg max_rounds} or {.arg iter_per_round} in {.fn calm_control}; the fit is marked {.code converged = FALSE}."
     ), class = "calm_warning_not_converged")
   }
-  if (nrow(run$removed) > 0L) {
+  if (nrow(run[["removed"]]) > 0L) {
     cli::cli_warn(c(
-      "The thresholded graph had a directed cycle; {nrow(run$removed)} edge{?s} with the smallest weights {?was/were} removed to make it acyclic.",
+      "The thresholded graph had a directed cycle; {nrow(run[['removed']])} edge{?s} with the smallest weights {?was/were} removed to make it acyclic.",
       i = "See {.code fit$removed}."
     ), class = "calm_warning_repaired")
   }
-  if (run$skipped > 0) {
-    cli::cli_warn("{run$skipped} optimizer step{?s} {?was/were} skipped because the objective was not finite.",
+  if (run[["skipped"]] > 0) {
+    cli::cli_warn("{run[['skipped']]} optimizer step{?s} {?was/were} skipped because the objective was not finite.",
                   class = "calm_warning_skipped")
   }
   invisible(NULL)

@@ -107,8 +107,8 @@ draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
   if (is.null(arrow_size)) arrow_size <- if (d > 25) 0.35 else 0.5
   args <- list(
     g, layout = layout,
-    vertex.size = vs$size, vertex.color = "white", vertex.frame.color = "grey30",
-    vertex.label = nodes, vertex.label.cex = vs$cex, vertex.label.color = "black",
+    vertex.size = vs[["size"]], vertex.color = "white", vertex.frame.color = "grey30",
+    vertex.label = nodes, vertex.label.cex = vs[["cex"]], vertex.label.color = "black",
     vertex.label.family = "sans",
     edge.color = colour, edge.lty = lty,
     edge.arrow.mode = ifelse(mark == "->", 2, 0),
@@ -186,13 +186,13 @@ plot_comparison <- function(est, truth, layout = NULL, compare = c("cpdag", "dag
   xy <- resolve_layout(layout, skeleton, env,
                        directed = igraph::graph_from_adjacency_matrix(((tru + e) != 0) * 1))
 
-  idx <- match(status$from, nodes)
-  jdx <- match(status$to, nodes)
-  kind <- as.character(status$status)
+  idx <- match(status[["from"]], nodes)
+  jdx <- match(status[["to"]], nodes)
+  kind <- as.character(status[["status"]])
   # Side by side, a missing edge is drawn in the truth panel only.
   shown <- if (side_by_side) kind != "missing" else rep(TRUE, length(kind))
   # The mark to draw: the estimate's edge, or the truth's for a missing one.
-  mark <- ifelse(kind == "missing", status$truth, status$est)
+  mark <- ifelse(kind == "missing", status[["truth"]], status[["est"]])
 
   if (is.null(main)) {
     main <- sprintf("%s vs truth: %d of %d pairs differ",
@@ -215,10 +215,10 @@ plot_comparison <- function(est, truth, layout = NULL, compare = c("cpdag", "dag
 
   if (side_by_side) {
     # The truth panel shows what the estimate lacks: missing edges dashed.
-    tt <- status[status$truth != "", , drop = FALSE]
-    lost <- tt$status == "missing"
-    draw_edges(nodes, match(tt$from, nodes), match(tt$to, nodes),
-               ifelse(tt$truth == "--", "--", "->"),
+    tt <- status[status[["truth"]] != "", , drop = FALSE]
+    lost <- tt[["status"]] == "missing"
+    draw_edges(nodes, match(tt[["from"]], nodes), match(tt[["to"]], nodes),
+               ifelse(tt[["truth"]] == "--", "--", "->"),
                colour = ifelse(lost, status_colours[["missing"]], "grey15"),
                lty = ifelse(lost, 2, 1), layout = xy, main = "truth", ...)
   }
@@ -278,7 +278,7 @@ draw_status_legend <- function(keys, counts) {
 #' @export
 plot_trace <- function(fit, ...) {
   tr <- trace_arg(fit, environment())
-  h_tol <- if (inherits(fit, "calm_fit")) find_h_tol(fit$settings) else NULL
+  h_tol <- if (inherits(fit, "calm_fit")) find_h_tol(fit[["settings"]]) else NULL
 
   old <- graphics::par(no.readonly = TRUE)
   on.exit(graphics::par(old), add = TRUE)
@@ -286,7 +286,7 @@ plot_trace <- function(fit, ...) {
 
   # h is exactly 0 once the graph is acyclic; a log axis cannot show 0, so
   # such rounds are drawn at the axis floor with an open symbol.
-  h <- tr$h
+  h <- tr[["h"]]
   pos <- h[is.finite(h) & h > 0]
   floor_h <- if (length(pos)) min(c(pos, h_tol)) / 10 else 1e-12
   zero <- !(h > 0)
@@ -295,7 +295,7 @@ plot_trace <- function(fit, ...) {
   base <- list(type = "b", pch = 19, xlab = "round")
   user <- list(...)
   # a fit split by components: one line per component
-  comp <- if (is.null(tr$component)) rep(1L, nrow(tr)) else tr$component
+  comp <- if (is.null(tr[["component"]])) rep(1L, nrow(tr)) else tr[["component"]]
   groups <- split(seq_len(nrow(tr)), factor(comp, levels = unique(comp)))
   several <- length(groups) > 1L
   if (several) base$type <- "n"
@@ -304,28 +304,28 @@ plot_trace <- function(fit, ...) {
     if (!several) return(invisible())
     for (g in seq_along(groups)) {
       i <- groups[[g]]
-      graphics::lines(tr$round[i], y[i], type = "b", pch = 19, col = cols[g])
+      graphics::lines(tr[["round"]][i], y[i], type = "b", pch = 19, col = cols[g])
     }
   }
-  hargs <- utils::modifyList(c(list(tr$round, h_plot, log = "y", ylim = ylim,
+  hargs <- utils::modifyList(c(list(tr[["round"]], h_plot, log = "y", ylim = ylim,
                                     ylab = "h (acyclicity)", main = "acyclicity"), base), user)
   do.call(graphics::plot, hargs)
   draw_groups(h_plot)
-  if (any(zero)) graphics::points(tr$round[zero], h_plot[zero], pch = 1, cex = 1.6)
+  if (any(zero)) graphics::points(tr[["round"]][zero], h_plot[zero], pch = 1, cex = 1.6)
   if (!is.null(h_tol)) graphics::abline(h = h_tol, lty = 2, col = "grey40")
 
-  oargs <- utils::modifyList(c(list(tr$round, tr$objective, ylab = "objective",
+  oargs <- utils::modifyList(c(list(tr[["round"]], tr[["objective"]], ylab = "objective",
                                     main = if (several) "objective (per component)" else "objective"),
                                base), user)
   do.call(graphics::plot, oargs)
-  draw_groups(tr$objective)
+  draw_groups(tr[["objective"]])
   invisible(fit)
 }
 
 trace_arg <- function(fit, call) {
-  tr <- if (inherits(fit, "calm_fit")) fit$trace else fit
+  tr <- if (inherits(fit, "calm_fit")) fit[["trace"]] else fit
   if (is.null(tr) && inherits(fit, "calm_fit")) {
-    abort_arg("fit", "has no optimizer trace (method {.val {fit$method}}).", call = call)
+    abort_arg("fit", "has no optimizer trace (method {.val {fit[['method']]}}).", call = call)
   }
   if (!is.data.frame(tr)) {
     abort_arg("fit", "must be a fit with a trace or a trace data frame, not {.obj_type_friendly {fit}}.",
@@ -349,7 +349,7 @@ trace_arg <- function(fit, call) {
 # h_tol lives in the settings a learner stores, possibly inside its control
 # list.
 find_h_tol <- function(settings) {
-  for (s in list(settings$h_tol, settings$control$h_tol)) {
+  for (s in list(settings[["h_tol"]], settings[["control"]][["h_tol"]])) {
     if (is.numeric(s) && length(s) == 1L && is.finite(s) && s > 0) return(s)
   }
   NULL
@@ -391,7 +391,7 @@ plot.calm_fit <- function(x, truth = NULL, type = c("graph", "trace"), cpdag = F
   if (!is.null(truth)) {
     return(plot_comparison(x, truth, layout = layout, ...))
   }
-  m <- if (cpdag || is.null(x$dag)) x$cpdag_amat else as_amat(x, weighted = FALSE)
+  m <- if (cpdag || is.null(x[["dag"]])) x[["cpdag_amat"]] else as_amat(x, weighted = FALSE)
   nodes <- rownames(m)
   env <- environment()
   skeleton <- igraph::graph_from_adjacency_matrix(((m + t(m)) != 0) * 1, mode = "undirected")
@@ -402,9 +402,9 @@ plot.calm_fit <- function(x, truth = NULL, type = c("graph", "trace"), cpdag = F
   old <- graphics::par(no.readonly = TRUE)
   on.exit(graphics::par(old), add = TRUE)
   graphics::par(mar = c(0.5, 0.5, 2, 0.5))
-  what <- if (cpdag || is.null(x$dag)) "CPDAG" else "DAG"
+  what <- if (cpdag || is.null(x[["dag"]])) "CPDAG" else "DAG"
   draw_edges(nodes, idx[, 1], idx[, 2], mark, colour = "grey20", lty = 1, layout = xy,
-             main = sprintf("%s (%s): %d edges", what, x$method,
+             main = sprintf("%s (%s): %d edges", what, x[["method"]],
                             sum(m[upper.tri(m)] | t(m)[upper.tri(m)])),
              ...)
   invisible(x)
