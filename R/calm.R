@@ -264,7 +264,8 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
     abort_arg("knowledge", "has required edges, which need a gate: use {.code gate = \"gumbel\"} or {.code \"stg\"}.",
               call = env)
   }
-  mo <- resolve_moral(moral, sigma, cv[["n"]], call = env, alpha = alpha, knowledge = kn)
+  mo <- resolve_moral(moral, sigma, cv[["n"]], call = env, alpha = alpha, knowledge = kn,
+                      correlation = standardize)
   mask <- knowledge_mask(mo[["mask"]], kn)
   # again, now that the free entries and components are known
   check_fit_memory(ncol(sigma), mask = mask, refine = refine, ctrl = ctrl, call = env)
@@ -276,12 +277,16 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
     lam <- refine_lambda(ctrl, cv[["n"]])
     runs <- lapply(runs, function(r) {
       ref <- if (is.null(kn)) {
-        refine_dag(r[["amat"]], sigma, mo[["mask"]], lam, ctrl, n = cv[["n"]], extend = mo[["source"]] == "iamb")
+        refine_dag(r[["amat"]], sigma, mo[["mask"]], lam, ctrl, n = cv[["n"]],
+                   extend = mo[["source"]] == "iamb")
       } else {
         refine_dag_knowledge(r[["amat"]], sigma, mask, lam, ctrl, n = cv[["n"]], kn = kn,
                              extend = mo[["source"]] == "iamb")
       }
       r$refine <- ref[["record"]]
+      # the run's refit is of its own graph: kept only if the refinement
+      # left the graph as it was
+      if (any(ref[["dag"]] != r[["amat"]])) r["refit"] <- list(NULL)
       r$amat <- ref[["dag"]]
       r$B_raw <- r[["B_raw"]] * ref[["dag"]]
       # restarts are compared by the score the refinement optimised
@@ -310,9 +315,9 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                     standardize = standardize, moral = mo[["source"]], restarts = restarts,
                     control = ctrl, alpha = alpha, na = na),
     trace = best[["trace"]], removed = best[["removed"]], converged = best[["converged"]],
-    time = elapsed, call = cl,
-    extra = list(seed = best[["seed"]], moral = mo[["graph"]], stop = best[["stop"]], objective = best[["final_objective"]],
-                 h = best[["h"]],
+    time = elapsed, call = cl, refit = best[["refit"]],
+    extra = list(seed = best[["seed"]], moral = mo[["graph"]], stop = best[["stop"]],
+                 objective = best[["final_objective"]], h = best[["h"]],
                  gate_values = best[["gate_values"]], restarts = restart_table,
                  skipped = best[["skipped"]], isa = best[["isa"]], refine = best[["refine"]],
                  components = best[["components"]],
@@ -441,8 +446,11 @@ memory_available <- function() {
 }
 
 # The moral graph argument as list(mask = 0/1 matrix named like sigma,
-# source = how it was obtained, graph = undirected igraph).
-resolve_moral <- function(moral, sigma, n, call = parent.frame(), alpha = 0.01, knowledge = NULL) {
+# source = how it was obtained, graph = undirected igraph). `sigma` has been
+# checked already (resolve_covariance()); `correlation` says it is a
+# correlation matrix.
+resolve_moral <- function(moral, sigma, n, call = parent.frame(), alpha = 0.01, knowledge = NULL,
+                          correlation = FALSE) {
   nm <- colnames(sigma)
   d <- length(nm)
   if (is.null(moral)) moral <- if (is.finite(n)) "iamb" else "precision"
@@ -451,8 +459,12 @@ resolve_moral <- function(moral, sigma, n, call = parent.frame(), alpha = 0.01, 
     if (source == "none") {
       mask <- matrix(1, d, d) - diag(d)
     } else {
-      g <- estimate_moral_graph(cov = sigma, n = n, method = source, alpha = alpha,
-                                knowledge = knowledge)
+      # estimate_moral_graph()'s defaults of `rule`, `max_size` and `zero_tol`
+      defaults <- formals(estimate_moral_graph)
+      g <- moral_from_covariance(sigma, n, alpha, method = source, rule = "or",
+                                 max_size = defaults[["max_size"]],
+                                 zero_tol = defaults[["zero_tol"]], knowledge = knowledge,
+                                 correlation = correlation, call = call)
       mask <- as_amat(g, weighted = FALSE)
       mask <- check_same_nodes(set_node_names(sigma), mask, "data", "moral", call = call)
       # the estimated graph itself, with its attributes (blankets, tests,
@@ -623,7 +635,8 @@ calm_run_split <- function(seed, sigma, mask, comps, ctrl, gate, score, constrai
 # One component of calm_run_split(): tk holds its number k, seed, sigma
 # and mask; p is a progressr progressor or NULL.
 fit_component <- function(tk, ctrl, gate, score, constraint, p = NULL) {
-  r <- calm_run_one(tk[["seed"]], tk[["sigma"]], tk[["mask"]], ctrl, gate, score, constraint, verbose = FALSE)
+  r <- calm_run_one(tk[["seed"]], tk[["sigma"]], tk[["mask"]], ctrl, gate, score, constraint,
+                    verbose = FALSE)
   if (!is.null(p)) p(sprintf("component %d (%d nodes) done", tk[["k"]], nrow(tk[["sigma"]])))
   r
 }
@@ -651,8 +664,16 @@ assemble_split <- function(seed, sigma, mask, comps, fitted, tasks, parts, ctrl,
   removed <- do.call(rbind, lapply(parts, `[[`, "removed"))
   rownames(removed) <- NULL
   stops <- vapply(parts, `[[`, character(1), "stop")
-  refit <- refit_weights(amat, sigma)
-  final_score <- if (score == "likelihood") 0.5 * sum(log(refit[["omega"]])) else sum(sqrt(refit[["omega"]]))
+  # every node's parents lie in its component, so the least-squares refit of
+  # the whole graph is the components' refits put together (bit for bit:
+  # the same entries of sigma in the same order); a node alone keeps its
+  # variance
+  refit <- list(B = zero, omega = stats::setNames(diag(sigma), nm))
+  for (i in seq_along(parts)) {
+    idx <- comps[[fitted[i]]]
+    refit[["B"]][idx, idx] <- parts[[i]][["refit"]][["B"]]
+    refit[["omega"]][idx] <- parts[[i]][["refit"]][["omega"]]
+  }
   components <- data.frame(
     component = seq_along(fitted), size = lengths(comps[fitted]),
     seed = vapply(tasks, `[[`, integer(1), "seed"),
@@ -668,10 +689,11 @@ assemble_split <- function(seed, sigma, mask, comps, fitted, tasks, parts, ctrl,
     seed = seed, amat = amat, B_raw = B_raw, gate_values = gate_values,
     trace = trace[, c("component", setdiff(names(trace), "component"))],
     converged = all(components[["converged"]]), stop = combine_stops(stops),
-    h = sum(components[["h"]]), removed = removed, skipped = sum(vapply(parts, function(r) as.double(r[["skipped"]]), numeric(1))),
-    final_objective = final_score + ctrl[["lambda1"]] * sum(amat[mask < 1.5]),
+    h = sum(components[["h"]]), removed = removed,
+    skipped = sum(vapply(parts, function(r) as.double(r[["skipped"]]), numeric(1))),
+    final_objective = run_objective(refit, amat, mask, ctrl, score),
     isa = parts[[1L]][["isa"]], seconds = seconds, components = components,
-    isolated = nm[unlist(comps[lengths(comps) == 1L])]
+    isolated = nm[unlist(comps[lengths(comps) == 1L])], refit = refit
   )
 }
 
@@ -730,21 +752,29 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
     edges[] <- as.double(fix[["B"]] != 0)
   }
   refit <- refit_weights(edges, sigma)
-  final_score <- if (score == "likelihood") 0.5 * sum(log(refit[["omega"]])) else sum(sqrt(refit[["omega"]]))
+  tr <- r[["trace"]]
   list(
     seed = seed, amat = edges, B_raw = B_raw * edges, gate_values = named(r[["gate_values"]]),
-    trace = data.frame(component = rep(1L, length(r[["trace"]][["round"]])),
-                       round = r[["trace"]][["round"]], rho = r[["trace"]][["rho"]], h = r[["trace"]][["h"]],
-                       objective = r[["trace"]][["objective"]], edges = r[["trace"]][["edges"]],
-                       dag = r[["trace"]][["dag"]], changed = r[["trace"]][["changed"]],
-                       steps = r[["trace"]][["steps"]], skipped = r[["trace"]][["skipped"]],
-                       seconds = r[["trace"]][["seconds"]]),
+    trace = data.frame(component = rep(1L, length(tr[["round"]])),
+                       round = tr[["round"]], rho = tr[["rho"]], h = tr[["h"]],
+                       objective = tr[["objective"]], edges = tr[["edges"]],
+                       dag = tr[["dag"]], changed = tr[["changed"]],
+                       steps = tr[["steps"]], skipped = tr[["skipped"]],
+                       seconds = tr[["seconds"]]),
     converged = r[["converged"]], stop = run_stop(r, constraint), h = r[["h"]], removed = removed,
     skipped = r[["skipped"]],
-    # required edges (mask value 2) are outside the sparsity penalty
-    final_objective = final_score + ctrl[["lambda1"]] * sum(edges[mask < 1.5]), isa = r[["isa"]],
-    seconds = seconds
+    final_objective = run_objective(refit, edges, mask, ctrl, score), isa = r[["isa"]],
+    seconds = seconds, refit = refit
   )
+}
+
+# The final objective of a run: the score of the least-squares refit on its
+# graph plus lambda1 per edge; required edges (mask value 2) are outside the
+# sparsity penalty.
+run_objective <- function(refit, amat, mask, ctrl, score) {
+  omega <- refit[["omega"]]
+  fit_score <- if (score == "likelihood") 0.5 * sum(log(omega)) else sum(sqrt(omega))
+  fit_score + ctrl[["lambda1"]] * sum(amat[mask < 1.5])
 }
 
 # Why the optimizer stopped: "h_tol" (the constraint was met), "settled"

@@ -16,13 +16,15 @@
 # removed   data frame (from, to, weight) of edges dropped to make the result
 #           acyclic; zero rows when none was needed.
 # converged logical: did the learner meet its own stopping rule?
+# refit     the least-squares refit of `amat` on `sigma` (refit_weights()),
+#           when the learner has it already; NULL computes it.
 # extra     named list of further fields stored as they are (e.g. moral, seed).
 new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "calm",
                          settings = list(), trace = NULL,
                          removed = data.frame(from = character(), to = character(),
                                               weight = numeric()),
                          converged = TRUE, time = NA_real_, call = NULL,
-                         is_cpdag = FALSE, extra = list()) {
+                         is_cpdag = FALSE, refit = NULL, extra = list()) {
   amat <- set_node_names(amat)
   amat[] <- as.double(amat != 0)
   nm <- rownames(amat)
@@ -34,7 +36,7 @@ new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "ca
     cpdag <- cpp_dag_to_cpdag(amat)
     storage.mode(cpdag) <- "double"
     dimnames(cpdag) <- dimnames(amat)
-    refit <- if (!is.null(sigma)) refit_weights(amat, sigma) else NULL
+    if (is.null(refit) && !is.null(sigma)) refit <- refit_weights(amat, sigma)
     B <- if (!is.null(refit)) refit[["B"]] else B_raw
     omega <- if (!is.null(refit)) refit[["omega"]] else NULL
   }

@@ -172,15 +172,24 @@ estimate_moral_graph <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01,
                         upper_open = TRUE)
   zero_tol <- check_number(zero_tol, "zero_tol", lower = 0, upper = 1, upper_open = TRUE)
   if (!is.null(max_size)) max_size <- check_count(max_size, "max_size", min = 1)
-
   input <- moral_input(x, cov, n, call)
-  sigma <- input$sigma
-  n <- input$n
-  nm <- input$names
+  moral_from_covariance(input[["sigma"]], input[["n"]], alpha, method, rule, max_size, zero_tol,
+                        knowledge, data_given = !is.null(x), call = call)
+}
+
+# The work of estimate_moral_graph() on a checked covariance matrix `sigma`
+# (named) with sample size `n`; calm() calls it directly with the matrix it
+# has already checked, and with `correlation = TRUE` when that matrix is
+# already a correlation matrix (standardize = TRUE), so that neither the
+# checks nor cov2cor() run twice. `data_given` only words the errors about
+# the sample size.
+moral_from_covariance <- function(sigma, n, alpha, method, rule, max_size, zero_tol, knowledge,
+                                  data_given = FALSE, correlation = FALSE, call) {
+  nm <- colnames(sigma)
   d <- ncol(sigma)
-  n_arg <- if (is.null(x)) "n" else "x"
-  size_text <- if (is.null(x)) "= {n} is" else "has {n} rows,"
-  corr <- stats::cov2cor(sigma)
+  n_arg <- if (data_given) "x" else "n"
+  size_text <- if (data_given) "has {n} rows," else "= {n} is"
+  corr <- if (correlation) sigma else stats::cov2cor(sigma)
   kn <- if (inherits(knowledge, "calm_knowledge_resolved")) knowledge else resolve_knowledge(knowledge, nm, call)
   keep <- if (is.null(kn)) NULL else pmax(kn$required, t(kn$required))
 

@@ -275,3 +275,75 @@ test_that("calm_control validates every argument", {
   expect_error(calm_control(lamda1 = 1), "lamda1", class = "calm_error_argument")
   expect_identical(calm_control(acyclicity = "exp")$acyclicity, "exp")
 })
+
+test_that("the fit's weights are the least-squares refit of its graph, computed once", {
+  # two independent blocks, so that the default fits them as two components
+  s1 <- withr::with_seed(31, simulate_sem(4, k = 1, n = 400))
+  s2 <- withr::with_seed(32, simulate_sem(3, k = 1, n = 400))
+  x <- cbind(s1$x, s2$x)
+  colnames(x) <- paste0("V", 1:7)
+  for (split in c(TRUE, FALSE)) {
+    for (refine in c("none", "ges")) {
+      for (standardize in c(TRUE, FALSE)) {
+        label <- sprintf("split %s, refine %s, standardize %s", split, refine, standardize)
+        fit <- suppressWarnings(calm(x, refine = refine, standardize = standardize, seed = 3,
+                                     iter_per_round = 500, max_rounds = 6,
+                                     split_components = split, verbose = FALSE))
+        if (split) expect_gt(NROW(fit$components), 1, label = label)
+        sigma <- calm:::resolve_covariance(x, standardize = standardize)$sigma
+        ref <- calm:::refit_weights(fit$amat, sigma)
+        expect_identical(fit$B, ref$B, label = label)
+        expect_identical(fit$omega, ref$omega, label = label)
+        if (refine == "none") {
+          # the run's objective is computed from the same refit
+          expect_identical(fit$objective, 0.5 * sum(log(ref$omega)) +
+                             fit$settings$control$lambda1 * sum(fit$amat), label = label)
+        }
+        # the moral graph is the one estimate_moral_graph() gives for the
+        # covariance calm() worked on
+        mg <- estimate_moral_graph(cov = sigma, n = nrow(x))
+        expect_identical(as_amat(fit$moral), as_amat(mg), label = label)
+        expect_identical(igraph::graph_attr(fit$moral), igraph::graph_attr(mg), label = label)
+      }
+    }
+  }
+})
+
+# Counts the calls of function `fun` of namespace `ns` while `expr` runs.
+count_calls <- function(fun, ns, expr) {
+  calls <- new.env()
+  calls$n <- 0L
+  suppressMessages(trace(fun, where = asNamespace(ns), print = FALSE,
+                         tracer = bquote(assign("n", .(calls)$n + 1L, envir = .(calls)))))
+  on.exit(suppressMessages(untrace(fun, where = asNamespace(ns))))
+  force(expr)
+  calls$n
+}
+
+test_that("calm() refits the least-squares weights once per fitted part", {
+  s1 <- withr::with_seed(31, simulate_sem(4, k = 1, n = 400))
+  s2 <- withr::with_seed(32, simulate_sem(3, k = 1, n = 400))
+  x <- cbind(s1$x, s2$x)
+  colnames(x) <- paste0("V", 1:7)
+  fit_with <- function(split) {
+    suppressWarnings(calm(x, refine = "none", seed = 3, iter_per_round = 500, max_rounds = 6,
+                          split_components = split, verbose = FALSE))
+  }
+  expect_identical(count_calls("refit_weights", "calm", fit_with(FALSE)), 1L)
+  parts <- NROW(fit_with(TRUE)$components)
+  expect_gt(parts, 1L)
+  expect_identical(count_calls("refit_weights", "calm", fit_with(TRUE)), parts)
+})
+
+test_that("calm() checks and standardizes the covariance once", {
+  sem <- withr::with_seed(33, simulate_sem(5, k = 1, n = 300))
+  for (standardize in c(TRUE, FALSE)) {
+    fit_with <- function() {
+      suppressWarnings(calm(sem$x, refine = "none", standardize = standardize, seed = 3,
+                            iter_per_round = 300, max_rounds = 3, verbose = FALSE))
+    }
+    expect_identical(count_calls("check_covariance", "calm", fit_with()), 1L)
+    # once: for the data (standardize = TRUE) or for IAMB's tests (FALSE)
+    expect_identical(count_calls("cov2cor", "stats", fit_with()), 1L)
+  }
+})
