@@ -74,8 +74,8 @@ fit_soft <- calm(cov = sem$sigma, moral = "none", constraint = "soft",
 print(compare_graphs(fit, sem$B))
 # the baselines and the order search, through their Rcpp glue (which the
 # sanitizer drivers do not cover: notears_linear() calls R's L-BFGS-B)
-g <- golem_nv(sem$x, iter = 500, trace_every = 100)
-nt <- suppressWarnings(notears_linear(cov = sem$sigma, max_iter = 3))
+g <- golem_nv(sem$x, control = golem_control(max_iter = 500, trace_every = 100))
+nt <- suppressWarnings(notears_linear(cov = sem$sigma, control = notears_control(max_rounds = 3)))
 l1 <- l1_inconsistency(n_graphs = 2, d = 5, seed = 1)
 rd <- regression_dag(sem$sigma, rev(seq_len(12)))
 print(l1$summary)
