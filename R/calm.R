@@ -50,13 +50,15 @@
 #' graph, is kept when it scores better. Then best order score search
 #' ([boss()]) runs from CALM's own variable order, the refined graph's order
 #' and random orders (`calm_control(refine_order_starts)`), over every pair
-#' up to 60 variables when the moral graph was estimated; its best graph is
+#' up to 250 variables when the moral graph was estimated; its best graph is
 #' refined by the same moves and kept when it scores better. Up to 20
 #' variables (`calm_control(refine_exact_max_d)`) the refinement ends with the
 #' exact optimum of the score ([exact_search()]), which takes about 2 seconds
-#' at 20 variables. At finite `n` the refinement scores with the BIC at
-#' penalty discount 2 (`calm_control(refine_discount)`), chosen by
-#' measurement; for a population covariance it scores with `lambda1` and
+#' at 20 variables. At finite `n` the refinement scores with the extended
+#' BIC ([ebic_lambda()], `calm_control(refine_penalty, refine_gamma)`),
+#' whose penalty grows with the number of variables (at n = 1000 it equals
+#' the BIC with penalty discount 2.3 at 20 variables and 3.3 at 200), chosen
+#' by measurement on graphs of 20 to 200 variables; for a population covariance it scores with `lambda1` and
 #' also runs Insert moves inside the moral graph, which restore true edges
 #' the continuous phase pruned.
 #' What it did is in `fit$refine`: the graphs before (`dag_before`,
@@ -151,7 +153,7 @@
 #' @param refine `"ges"` (default): after the continuous optimization, refine
 #'   the learned equivalence class on the decomposable score (see
 #'   [score_dag()]) with the penalty of `calm_control(refine_penalty,
-#'   refine_discount)`: moves of greedy equivalence search, an order search
+#'   refine_gamma, refine_discount)`: moves of greedy equivalence search, an order search
 #'   (BOSS) and, up to 20 variables, the exact optimum (see Details).
 #'   `"none"`: the paper's CALM, unchanged.
 #' @param control Hyperparameters: the result of [calm_control()], or a list
@@ -274,7 +276,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   t0 <- proc.time()[["elapsed"]]
   runs <- run_restarts(seeds, sigma, mask, ctrl, gate, score, constraint, verbose)
   if (refine == "ges") {
-    lam <- refine_lambda(ctrl, cv[["n"]])
+    lam <- refine_lambda(ctrl, cv[["n"]], ncol(sigma))
     runs <- lapply(runs, function(r) {
       ref <- if (is.null(kn)) {
         refine_dag(r[["amat"]], sigma, mo[["mask"]], lam, ctrl, n = cv[["n"]],

@@ -43,7 +43,7 @@ fit <- switch(m,
 secs <- proc.time()[["elapsed"]] - t0
 tr <- fit$trace
 # a fit split by components has a trace per component (seconds cumulative
-# within each): rounds is the longest component's, time the components' sum
+# within each): rounds is that of the longest component, time the sum over components
 steps <- if (is.data.frame(tr)) sum(tr$steps) else NA
 rounds <- if (is.data.frame(tr)) max(tr$round) else NA
 cont <- if (is.data.frame(fit$components)) sum(fit$components$seconds) else

@@ -476,11 +476,11 @@ warn("calm", not_met, q(x * 1e-8, standardize = FALSE), function(f) same_fit_gra
 warn("calm", not_met, q(cov = S * 1e8), function(f) same_fit_graph(f, calm_ref_cov))
 warn("calm", not_met, q(cov = S * 1e-8), function(f) same_fit_graph(f, calm_ref_cov))
 warn("calm", not_met, q(x, lr = 1e10, tau = 1e-300), fit_ok)
-warn("calm", not_met, q(x[, 1:2], moral = "none", max_rounds = 30), fit_ok)
+ok("calm", q(x[, 1:2], moral = "none", max_rounds = 30), fit_ok)
 ok("calm", q(x, moral = matrix(0, 6, 6)), function(f) fit_ok(f) && sum(f$amat) == 0)
 warn("calm", not_met, q(x, moral = mg_true, gate = "tanh", max_rounds = 30, schedule = "long"), fit_ok)
-warn("calm", not_met, q(x[1:7, ], moral = "none", max_rounds = 30), fit_ok)   # n = d + 1
-warn("calm", not_met, q(x > 0, max_rounds = 30), fit_ok)   # logical data
+ok("calm", q(x[1:7, ], moral = "none", max_rounds = 30), fit_ok)   # n = d + 1
+ok("calm", q(x > 0, max_rounds = 30), fit_ok)   # logical data
 warn("calm", "had a directed cycle", q(x, moral = "none", constraint = "soft", soft_iter = 300),
      fit_ok)
 err("coef.calm_fit", "type", coef(calm_ref, type = "weights"))
@@ -521,6 +521,11 @@ ok("score_dag", score_dag(A, cov = S), function(v) is.numeric(v) && is.finite(v)
 err("bic_lambda", "n", bic_lambda(1))
 err("bic_lambda", "discount", bic_lambda(100, discount = -1))
 ok("bic_lambda", bic_lambda(100), function(v) isTRUE(all.equal(v, log(100) / 200)))
+err("ebic_lambda", "n", ebic_lambda(1, 10))
+err("ebic_lambda", "d", ebic_lambda(100, NA))
+err("ebic_lambda", "gamma", ebic_lambda(100, 10, gamma = Inf))
+err("ebic_lambda", "discount", ebic_lambda(100, 10, discount = -1))
+ok("ebic_lambda", ebic_lambda(100, 2, gamma = 0), function(v) isTRUE(all.equal(as.numeric(v), log(100) / 200)))
 
 # ---- baselines -------------------------------------------------------------------
 for (f in c("golem_nv", "notears_linear", "pc_pcalg", "ges_pcalg")) {

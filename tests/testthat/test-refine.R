@@ -117,7 +117,9 @@ test_that("calm() refines by default, records what it did, and refine = 'none' i
   f1 <- calm(sem$x, iter_per_round = 5000, verbose = FALSE)
   r <- f1$refine
   expect_type(r, "list")
-  expect_equal(r$lambda, bic_lambda(500, 2))
+  # the extended BIC: gamma 0.75 over the 10 * 9 candidate edges
+  expect_equal(r$lambda, log(500) / 1000 + 0.75 * log(90) / 500)
+  expect_equal(r$lambda, as.numeric(ebic_lambda(500, 10)))
   expect_lte(r$score_after, r$score_before + 1e-12)
   expect_equal(r$score_after, as.numeric(score_dag(f1, sem$x, lambda1 = r$lambda)), tolerance = 1e-10)
   expect_equal(r$score_before, as.numeric(score_dag(r$dag_before, sem$x, lambda1 = r$lambda)),
@@ -126,6 +128,30 @@ test_that("calm() refines by default, records what it did, and refine = 'none' i
   expect_true(any(grepl("refinement", capture.output(print(f1)))))
   # same seed, same continuous phase: the unrefined graph is CALM's
   expect_identical(unname(r$dag_before), unname(f0$amat))
+})
+
+test_that("ebic_lambda() is the BIC plus gamma log(d (d - 1)) / n, and calm() can score with either", {
+  expect_equal(as.numeric(ebic_lambda(1000, 50, gamma = 0)), bic_lambda(1000))
+  expect_equal(as.numeric(ebic_lambda(1000, 50, gamma = 1, discount = 2)),
+               bic_lambda(1000, 2) + log(2450) / 1000)
+  # its discount attribute gives the same penalty through bic_lambda()
+  for (d in c(5, 50, 500)) {
+    e <- ebic_lambda(2000, d)
+    expect_equal(bic_lambda(2000, attr(e, "discount")), as.numeric(e))
+  }
+  # the extra charge grows with d, so the equivalent discount does
+  disc <- vapply(c(10, 100, 1000), function(d) attr(ebic_lambda(1000, d), "discount"), 0)
+  expect_true(all(diff(disc) > 0))
+  expect_error(ebic_lambda(1000, 1), "d")
+  expect_error(ebic_lambda(1000, 10, gamma = -1), "gamma")
+  set.seed(6)
+  sem <- simulate_sem(8, k = 1, n = 300)
+  fb <- calm(sem$x, refine_penalty = "bic", refine_discount = 3, verbose = FALSE)
+  expect_equal(fb$refine$lambda, bic_lambda(300, 3))
+  fe <- calm(sem$x, refine_gamma = 0, verbose = FALSE)
+  expect_equal(fe$refine$lambda, bic_lambda(300, 1))
+  expect_error(calm_control(refine_gamma = -1), "refine_gamma")
+  expect_error(calm_control(refine_gamma = "a"), "refine_gamma")
 })
 
 test_that("bad refinement settings are refused with the argument named", {
