@@ -72,7 +72,8 @@ class KernelBase {
   // One Adam update of n parameters (Kingma and Ba, 2015), vectorised like
   // the rest of the kernel: m1 = beta1 m1 + (1 - beta1) g,
   // m2 = beta2 m2 + (1 - beta2) g^2, param -= step * m1 / (sqrt(m2 / c2) + eps)
-  // with step = lr / (1 - beta1^t) and c2 = 1 - beta2^t (as calm::Adam).
+  // with step = lr / (1 - beta1^t) and c2 = 1 - beta2^t: calm::adam_update()
+  // of adam.h, the update GOLEM uses too.
   virtual void adam(double* param, double* m1, double* m2, const double* grad, int n,
                     double beta1, double beta2, double step, double c2, double eps) = 0;
   virtual const char* isa() const = 0;

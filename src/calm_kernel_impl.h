@@ -18,6 +18,8 @@
 #error "define CALM_KERNEL_NS before including calm_kernel_impl.h"
 #endif
 
+#include "adam.h"  // kernel-safe: templates only (see there)
+
 namespace calm {
 namespace CALM_KERNEL_NS {
 
@@ -136,9 +138,7 @@ class Kernel final : public KernelBase {
             double beta2, double step, double c2, double eps) override {
     Eigen::Map<Arr> p(param, n), mm(m1, n), vv(m2, n);
     Eigen::Map<const Arr> g(grad, n);
-    mm = beta1 * mm + (1.0 - beta1) * g;
-    vv = beta2 * vv + (1.0 - beta2) * g.square();
-    p -= step * mm / ((vv / c2).sqrt() + eps);
+    adam_update(p, mm, vv, g, beta1, beta2, step, c2, eps);
   }
 
   // Longer than 80 lines on purpose: this is the per-step hot path (gate

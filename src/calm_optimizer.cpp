@@ -7,6 +7,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "adam.h"
 #include "early_stop.h"
 #include "graph_core.h"
 #include "rng.h"
@@ -120,7 +121,7 @@ namespace {
 // the small types of early_stop.h.
 class Optimizer {
  public:
-  Optimizer(const Eigen::MatrixXd& sigma, const CalmOptions& opt, const TickFn& tick,
+  Optimizer(const Eigen::MatrixXd& sigma, const CalmOptions& opt, const ProgressFn& progress,
             CalmResult& res);
   void run_hard();
   void run_soft();
@@ -133,7 +134,7 @@ class Optimizer {
 
  private:
   // At most `iters` Adam steps at penalty coefficient `coef`, Adam
-  // restarted. Returns true when the tick callback asked to stop; the steps
+  // restarted. Returns true when the progress callback asked to stop; the steps
   // run are left in *steps_run.
   bool run_round(long iters, double coef, bool quadratic, int round, long* steps_run);
   // One Adam step (skipped, and counted, when the objective or the gradient
@@ -141,7 +142,7 @@ class Optimizer {
   void step(double coef, bool quadratic);
   // The round-end check after `done` steps; true when the round may end.
   bool check(double coef, bool quadratic, int round, long done, long iters);
-  // Calls the tick callback when tick_seconds have passed since the last.
+  // Calls the progress callback when tick_seconds have passed since the last.
   bool tick_due(int round, long done, long iters, double coef);
   void edge_set(std::vector<char>& out) const;
   // The edge set at the end of a round (the previous round's is kept), its
@@ -151,7 +152,7 @@ class Optimizer {
                            bool changed) const;
 
   const CalmOptions& opt_;
-  const TickFn& tick_;
+  const ProgressFn& progress_;
   CalmResult& res_;
   const Problem& pb_;
   const int m_;
@@ -164,8 +165,7 @@ class Optimizer {
   double* theta_;
   double* weight_;
   int adam_off_, adam_n_;
-  double b1t_ = 1.0, b2t_ = 1.0;
-  static constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kAdamEps = 1e-8;
+  AdamBias bias_;
   const bool checking_;
   EarlyStop early_;
   std::vector<char> edge_now_, edge_prev_;
@@ -187,9 +187,9 @@ void Optimizer::hold_open(std::vector<int> entries) {
   held_open_ = std::move(entries);
 }
 
-Optimizer::Optimizer(const Eigen::MatrixXd& sigma, const CalmOptions& opt, const TickFn& tick,
-                     CalmResult& res)
-    : opt_(opt), tick_(tick), res_(res), pb_(res.problem), m_(res.problem.m()),
+Optimizer::Optimizer(const Eigen::MatrixXd& sigma, const CalmOptions& opt,
+                     const ProgressFn& progress, CalmResult& res)
+    : opt_(opt), progress_(progress), res_(res), pb_(res.problem), m_(res.problem.m()),
       kernel_(make_kernel(kernel_setup(res.problem, sigma, opt), opt.simd)), rng_(opt.seed),
       stochastic_(opt.gate.type != Gate::tanh), par_(2 * m_),
       grad_(Eigen::VectorXd::Zero(2 * m_)), adam_m_(2 * m_), adam_v_(2 * m_), noise_(m_),
@@ -218,11 +218,10 @@ void Optimizer::step(double coef, bool quadratic) {
     ++res_.skipped;
     return;
   }
-  b1t_ *= kBeta1;
-  b2t_ *= kBeta2;
+  bias_.advance(kAdamBeta1, kAdamBeta2);
   kernel_->adam(par_.data() + adam_off_, adam_m_.data() + adam_off_, adam_v_.data() + adam_off_,
-                grad_.data() + adam_off_, adam_n_, kBeta1, kBeta2, opt_.lr / (1.0 - b1t_),
-                1.0 - b2t_, kAdamEps);
+                grad_.data() + adam_off_, adam_n_, kAdamBeta1, kAdamBeta2, bias_.step(opt_.lr),
+                bias_.c2(), kAdamEps);
 }
 
 bool Optimizer::check(double coef, bool quadratic, int round, long done, long iters) {
@@ -245,17 +244,17 @@ bool Optimizer::check(double coef, bool quadratic, int round, long done, long it
 }
 
 bool Optimizer::tick_due(int round, long done, long iters, double coef) {
-  if (!tick_) return false;
+  if (!progress_) return false;
   const Clock::time_point now = Clock::now();
   if (std::chrono::duration<double>(now - t_tick_).count() < opt_.tick_seconds) return false;
   t_tick_ = now;
-  return tick_(Progress{round, done, iters, coef, last_h_});
+  return progress_(Progress{round, done, iters, coef, last_h_});
 }
 
 bool Optimizer::run_round(long iters, double coef, bool quadratic, int round, long* steps_run) {
   adam_m_.setZero();
   adam_v_.setZero();
-  b1t_ = b2t_ = 1.0;
+  bias_.restart();
   early_.start_round();
   if (checking_) edge_set(edge_prev_);
   *steps_run = iters;
@@ -316,7 +315,8 @@ void Optimizer::run_hard() {
     const bool dag = read_round_edges();
     const bool changed = round == 1 || round_edges_ != round_edges_prev_;
     res_.trace.push_back(round_record(round, rho, skipped_before, steps, dag, changed));
-    if (tick_ && tick_(Progress{round, opt_.iter_per_round, opt_.iter_per_round, rho, det_.h})) {
+    if (progress_ && progress_(Progress{round, opt_.iter_per_round, opt_.iter_per_round, rho,
+                                        det_.h, det_.objective, n_edges_, true})) {
       res_.interrupted = true;
       return;
     }
@@ -361,10 +361,10 @@ void Optimizer::finish() {
 }  // namespace
 
 CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
-                    const CalmOptions& opt, const TickFn& tick) {
+                    const CalmOptions& opt, const ProgressFn& progress) {
   CalmResult res;
   res.problem = build_problem(mask);
-  Optimizer optimizer(sigma, opt, tick, res);
+  Optimizer optimizer(sigma, opt, progress, res);
   // mask value 2: a required edge (background knowledge)
   std::vector<int> required;
   for (int e = 0; e < res.problem.m(); ++e)

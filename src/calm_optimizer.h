@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "calm_kernel.h"
+#include "progress.h"
 
 namespace calm {
 
@@ -47,7 +48,7 @@ struct CalmOptions {
   double weight_threshold;  // |B| threshold for the tanh gate
   bool simd;
   std::uint64_t seed;
-  double tick_seconds;      // how often the tick callback runs
+  double tick_seconds;      // how often the progress callback runs
   // Round-end checks: every check_every steps the objective and h at the
   // deterministic gate are evaluated (no gradient) and the edge set is read.
   // With early_stop, a round of the hard constraint may end at a check by
@@ -109,17 +110,10 @@ struct CheckRecord {
   bool edges_changed;  // since the previous check of the round
 };
 
-struct Progress {
-  int round;
-  long iter;        // steps done in this round
-  long iter_total;  // steps of a round
-  double rho;
-  double h;         // h at the deterministic gate after the last round
-};
-
-// Called every opt.tick_seconds and after each round; returning true stops
-// the optimizer (user interrupt).
-using TickFn = std::function<bool(const Progress&)>;
+// fit_calm() calls its ProgressFn (progress.h) every opt.tick_seconds and
+// after each round (report = true), with round, iter (steps done in this
+// round), iter_total (steps of a round), rho and h (at the deterministic
+// gate after the last round); returning true stops the optimizer.
 
 struct CalmResult {
   Problem problem;
@@ -136,7 +130,7 @@ struct CalmResult {
 };
 
 CalmResult fit_calm(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask,
-                    const CalmOptions& opt, const TickFn& tick);
+                    const CalmOptions& opt, const ProgressFn& progress);
 
 }  // namespace calm
 

@@ -11,8 +11,8 @@
 //     s_j = sqrt(q_j), so the profiled score is
 //     C(B) = sum_j sqrt(q_j),  dC/dB = -S W diag(1 / sqrt(q)).
 //
-// These dense versions are the reference used by the tests and by the
-// final objective; the optimizer uses the block-wise kernel
+// These dense versions are the reference used by the tests, by the final
+// objective and by GOLEM-NV (whose likelihood is L); the optimizer uses the block-wise kernel
 // (calm_kernel.h), which computes the same quantities.
 #ifndef CALM_SCORE_H
 #define CALM_SCORE_H
@@ -23,8 +23,20 @@
 
 namespace calm {
 
+// The pieces the profiled scores (and GOLEM's likelihoods, src/golem.cpp)
+// are made of, at B: T = S W, the residual variances q and, with_lu, the LU
+// factors of W and log|det W|.
+struct ProfiledTerms {
+  Eigen::MatrixXd T;
+  Eigen::ArrayXd q;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  double logdet = 0.0;
+};
+ProfiledTerms profiled_terms(const Eigen::MatrixXd& S, const Eigen::MatrixXd& B, bool with_lu);
+
 // Value of the score; grad (if not null) receives its gradient wrt B.
-// Returns +Inf when I - B is singular (likelihood).
+// Returns +Inf when I - B is singular (likelihood), and then leaves grad
+// unchanged.
 double score_value(Score score, const Eigen::MatrixXd& S, const Eigen::MatrixXd& B,
                    Eigen::MatrixXd* grad);
 

@@ -5,8 +5,9 @@
 #define CALM_GOLEM_H
 
 #include <Eigen/Dense>
-#include <functional>
 #include <vector>
+
+#include "progress.h"
 
 namespace calm {
 
@@ -53,12 +54,12 @@ struct GolemNvResult {
   std::vector<GolemTraceRow> trace;
 };
 
-// Runs Adam from B_init (diagonal forced to zero). `interrupt` (may be
-// empty) is polled every 100 steps and stops the run when it returns true;
-// `on_trace` (may be empty) receives each trace row as it is recorded.
+// Runs Adam from B_init (diagonal forced to zero). `progress` (may be
+// empty; progress.h) is called with each trace row as it is recorded
+// (report = true, with iter, objective, h and edges) and every 100 steps in
+// between (report = false, edges = -1); returning true stops the run.
 GolemNvResult golem_nv_fit(const Eigen::MatrixXd& S, const Eigen::MatrixXd& B_init,
-                           const GolemNvOptions& opt, const std::function<bool()>& interrupt,
-                           const std::function<void(const GolemTraceRow&)>& on_trace);
+                           const GolemNvOptions& opt, const ProgressFn& progress);
 
 }  // namespace calm
 

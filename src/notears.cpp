@@ -39,8 +39,7 @@ double notears_objective(const Eigen::MatrixXd& S, const Eigen::VectorXd& w, dou
 }
 
 NotearsResult notears_linear_fit(const Eigen::MatrixXd& S, const NotearsOptions& opt,
-                                 const BoxSolver& solver,
-                                 const std::function<void(const NotearsTraceRow&)>& on_trace) {
+                                 const BoxSolver& solver, const ProgressFn& progress) {
   const Eigen::Index d = S.rows();
   const Eigen::Index dd = d * d;
   const auto start = std::chrono::steady_clock::now();
@@ -95,7 +94,10 @@ NotearsResult notears_linear_fit(const Eigen::MatrixXd& S, const NotearsOptions&
                         static_cast<int>((W.array().abs() > opt.edge_threshold).count()), evals,
                         elapsed()};
     res.trace.push_back(row);
-    if (on_trace) on_trace(row);
+    if (progress && progress(Progress{round, evals, 0, rho, h, obj, row.edges, true})) {
+      res.interrupted = true;
+      break;
+    }
     if (h <= opt.h_tol || rho >= opt.rho_max) break;
   }
   res.W = notears_weights(w, d);

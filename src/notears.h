@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "progress.h"
+
 namespace calm {
 
 struct NotearsOptions {
@@ -68,9 +70,13 @@ struct NotearsResult {
   std::vector<NotearsTraceRow> trace;
 };
 
+// `progress` (may be empty; progress.h) is called after each round with its
+// trace row (report = true: round, rho, h, objective, edges, and the
+// round's evaluations as iter); returning true stops the fit. A solver may
+// stop early too (BoxSolverStatus::interrupted), e.g. through the same
+// callback (the R glue's L-BFGS-B calls it every 50 evaluations).
 NotearsResult notears_linear_fit(const Eigen::MatrixXd& S, const NotearsOptions& opt,
-                                 const BoxSolver& solver,
-                                 const std::function<void(const NotearsTraceRow&)>& on_trace);
+                                 const BoxSolver& solver, const ProgressFn& progress);
 
 }  // namespace calm
 

@@ -23,6 +23,7 @@ namespace {
 // value and gradient together, so the last point is cached for gr().
 struct LbfgsbContext {
   const calm::ObjectiveFn* f;
+  const calm::ProgressFn* progress;  // polled every 50 evaluations (may be empty)
   Eigen::VectorXd x, g;
   double value = 0.0;
   bool have = false;
@@ -46,11 +47,18 @@ struct LbfgsbContext {
     for (int k = 0; k < n; ++k) {
       if (!std::isfinite(g(k))) g(k) = 0.0;
     }
-    if (evaluations % 50 == 0 && calm_glue::user_interrupted()) {
+    if (evaluations % 50 == 0 && *progress && (*progress)(poll())) {
       interrupted = true;
       g.setZero(n);
     }
     have = true;
+  }
+
+  calm::Progress poll() const {
+    calm::Progress p;
+    p.iter = evaluations;
+    p.objective = value;
+    return p;
   }
 };
 
@@ -66,9 +74,10 @@ void lbfgsb_gr(int n, double* par, double* gr, void* ex) {
   std::memcpy(gr, ctx->g.data(), sizeof(double) * n);
 }
 
-calm::BoxSolver make_lbfgsb(int lmm, double factr, double pgtol, int maxit) {
-  return [=](Eigen::VectorXd& x, const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
-             const calm::ObjectiveFn& f) {
+calm::BoxSolver make_lbfgsb(int lmm, double factr, double pgtol, int maxit,
+                            const calm::ProgressFn& progress) {
+  return [=, &progress](Eigen::VectorXd& x, const Eigen::VectorXd& lower,
+                        const Eigen::VectorXd& upper, const calm::ObjectiveFn& f) {
     const int n = static_cast<int>(x.size());
     std::vector<int> nbd(n);
     Eigen::VectorXd l = lower, u = upper;
@@ -80,6 +89,7 @@ calm::BoxSolver make_lbfgsb(int lmm, double factr, double pgtol, int maxit) {
     }
     LbfgsbContext ctx;
     ctx.f = &f;
+    ctx.progress = &progress;
     double fmin = 0.0;
     int fail = 0, fncount = 0, grcount = 0;
     char msg[120];
@@ -124,15 +134,12 @@ Rcpp::List cpp_golem_nv(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Ei
   opt.iter = static_cast<long>(iter);
   opt.trace_every = static_cast<long>(trace_every);
   opt.edge_threshold = edge_threshold;
-  std::function<void(const calm::GolemTraceRow&)> on_trace;
-  if (report.isNotNull()) {
-    Rcpp::Function fn(report);
-    on_trace = [fn](const calm::GolemTraceRow& r) {
-      fn(static_cast<double>(r.iter), r.objective, r.h, r.edges);
-    };
-  }
-  std::function<bool()> interrupt = calm_glue::user_interrupted;
-  calm::GolemNvResult res = calm::golem_nv_fit(S, B_init, opt, interrupt, on_trace);
+  const bool has_report = report.isNotNull();
+  Rcpp::Function fn = has_report ? Rcpp::Function(report.get()) : Rcpp::Function("identity");
+  const calm::ProgressFn progress = calm_glue::progress_callback([&](const calm::Progress& p) {
+    if (has_report && p.report) fn(static_cast<double>(p.iter), p.objective, p.h, p.edges);
+  });
+  calm::GolemNvResult res = calm::golem_nv_fit(S, B_init, opt, progress);
   if (res.interrupted) throw Rcpp::internal::InterruptedException();
   const std::size_t m = res.trace.size();
   Rcpp::NumericVector it(m), obj(m), lik(m), h(m), secs(m);
@@ -176,13 +183,13 @@ Rcpp::List cpp_notears_linear(const Eigen::Map<Eigen::MatrixXd> S, double lambda
   opt.h_tol = h_tol;
   opt.rho_max = rho_max;
   opt.edge_threshold = edge_threshold;
-  std::function<void(const calm::NotearsTraceRow&)> on_trace;
-  if (report.isNotNull()) {
-    Rcpp::Function fn(report);
-    on_trace = [fn](const calm::NotearsTraceRow& r) { fn(r.round, r.rho, r.h, r.edges); };
-  }
-  calm::NotearsResult res =
-      calm::notears_linear_fit(S, opt, make_lbfgsb(lmm, factr, pgtol, maxit), on_trace);
+  const bool has_report = report.isNotNull();
+  Rcpp::Function fn = has_report ? Rcpp::Function(report.get()) : Rcpp::Function("identity");
+  const calm::ProgressFn progress = calm_glue::progress_callback([&](const calm::Progress& p) {
+    if (has_report && p.report) fn(p.round, p.rho, p.h, p.edges);
+  });
+  calm::NotearsResult res = calm::notears_linear_fit(
+      S, opt, make_lbfgsb(lmm, factr, pgtol, maxit, progress), progress);
   if (res.interrupted) throw Rcpp::internal::InterruptedException();
   const std::size_t m = res.trace.size();
   Rcpp::IntegerVector round(m), edges(m), evals(m);

@@ -1,6 +1,6 @@
 // Rcpp glue for the CALM optimizer: R lists in, R lists out. Arguments are
 // checked in R (R/calm.R, R/control.R). User interrupts and progress reach
-// the core through the tick callback; an interrupt is caught with
+// the core through the progress callback; an interrupt is caught with
 // R_ToplevelExec so that no longjmp crosses C++ frames: the core returns
 // and the interrupt is re-raised here.
 #include <Rcpp.h>
@@ -208,13 +208,11 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
   const bool has_progress = progress.isNotNull();
   Rcpp::Function progress_fn = has_progress ? Rcpp::Function(progress.get())
                                             : Rcpp::Function("identity");
-  calm::TickFn tick = [&](const calm::Progress& p) {
-    if (calm_glue::user_interrupted()) return true;
+  const calm::ProgressFn tick = calm_glue::progress_callback([&](const calm::Progress& p) {
     if (has_progress)
       progress_fn(p.round, static_cast<double>(p.iter), static_cast<double>(p.iter_total), p.rho,
                   p.h);
-    return false;
-  };
+  });
   const Eigen::MatrixXd sig = sigma, msk = mask;
   calm::CalmResult res = calm::fit_calm(sig, msk, opt, tick);
   if (res.interrupted) throw Rcpp::internal::InterruptedException();
@@ -361,7 +359,7 @@ double cpp_calm_step_time(const Eigen::Map<Eigen::MatrixXd> sigma,
   opt.max_rounds = 1;
   const Eigen::MatrixXd sig = sigma, msk = mask;
   const auto t0 = std::chrono::steady_clock::now();
-  calm::CalmResult res = calm::fit_calm(sig, msk, opt, calm::TickFn());
+  calm::CalmResult res = calm::fit_calm(sig, msk, opt, calm::ProgressFn());
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return secs / steps;
 }

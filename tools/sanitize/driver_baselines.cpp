@@ -104,18 +104,20 @@ void golem_cases(std::mt19937_64& rng) {
     opt.trace_every = 100;
     int rows = 0;
     calm::GolemNvResult res = calm::golem_nv_fit(
-        S, Eigen::MatrixXd::Zero(d, d), opt, std::function<bool()>(),
-        [&rows](const calm::GolemTraceRow& r) {
-          ++rows;
-          CHECK(std::isfinite(r.objective));
+        S, Eigen::MatrixXd::Zero(d, d), opt, [&rows](const calm::Progress& p) {
+          if (p.report) {
+            ++rows;
+            CHECK(std::isfinite(p.objective) && p.edges >= 0);
+          }
+          return false;
         });
     CHECK(res.B.allFinite() && res.B.diagonal().isZero());
     CHECK(res.iterations == opt.iter && !res.interrupted);
     CHECK(rows == static_cast<int>(res.trace.size()) && rows >= 4);
     int polls = 0;
     calm::GolemNvResult stopped = calm::golem_nv_fit(
-        S, Eigen::MatrixXd::Zero(d, d), opt, [&polls] { return ++polls >= 2; },
-        std::function<void(const calm::GolemTraceRow&)>());
+        S, Eigen::MatrixXd::Zero(d, d), opt,
+        [&polls](const calm::Progress&) { return ++polls >= 2; });
     CHECK(stopped.interrupted && stopped.iterations < opt.iter);
 
     // Hostile starts and steps: singular I - B, a huge learning rate. The
@@ -124,12 +126,10 @@ void golem_cases(std::mt19937_64& rng) {
     Eigen::MatrixXd ones = Eigen::MatrixXd::Ones(d, d);
     calm::GolemNvOptions wild = opt;
     wild.iter = 100;
-    calm::golem_nv_fit(S, ones, wild, std::function<bool()>(),
-                       std::function<void(const calm::GolemTraceRow&)>());
+    calm::golem_nv_fit(S, ones, wild, calm::ProgressFn());
     wild.lr = 1e10;
     calm::GolemNvResult big = calm::golem_nv_fit(
-        S, Eigen::MatrixXd::Zero(d, d), wild, std::function<bool()>(),
-        std::function<void(const calm::GolemTraceRow&)>());
+        S, Eigen::MatrixXd::Zero(d, d), wild, calm::ProgressFn());
     CHECK(big.B.rows() == d && big.B.cols() == d);
   }
 }
@@ -165,23 +165,28 @@ void notears_cases(std::mt19937_64& rng) {
     int rows = 0;
     calm::NotearsResult res = calm::notears_linear_fit(
         S, opt, projected_gradient(200),
-        [&rows](const calm::NotearsTraceRow& r) {
+        [&rows](const calm::Progress& p) {
           ++rows;
-          CHECK(std::isfinite(r.h) && std::isfinite(r.objective));
+          CHECK(p.report && std::isfinite(p.h) && std::isfinite(p.objective));
+          return false;
         });
     CHECK(res.W.rows() == d && res.W.allFinite());
     CHECK(!res.interrupted && res.rounds <= opt.max_iter);
     CHECK(rows == static_cast<int>(res.trace.size()));
     // the solver reports an interrupt: the fit stops and says so
     calm::NotearsResult stopped = calm::notears_linear_fit(
-        S, opt, projected_gradient(200, 5), std::function<void(const calm::NotearsTraceRow&)>());
+        S, opt, projected_gradient(200, 5), calm::ProgressFn());
     CHECK(stopped.interrupted);
     CHECK(stopped.W.rows() == d);
+    // the progress callback stops the fit after its first round
+    calm::NotearsResult first = calm::notears_linear_fit(
+        S, opt, projected_gradient(200), [](const calm::Progress&) { return true; });
+    CHECK(first.interrupted && first.rounds <= 1);
     // rho_max below rho_init: no subproblem is ever solved
     calm::NotearsOptions none = opt;
     none.rho_max = 0.5;
     calm::NotearsResult empty = calm::notears_linear_fit(
-        S, none, projected_gradient(10), std::function<void(const calm::NotearsTraceRow&)>());
+        S, none, projected_gradient(10), calm::ProgressFn());
     CHECK(empty.W.rows() == d && empty.rounds == 0);
   }
 }

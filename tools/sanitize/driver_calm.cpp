@@ -263,11 +263,11 @@ void fit_checks(const Eigen::MatrixXd& sigma, const Eigen::MatrixXd& mask, std::
         // settling, with a threshold loose enough to end a schedule here
         opt.settle_rounds = static_cast<int>(rng() % 3);
         opt.h_settle = (rng() & 1) ? 1e-6 : 1e3;
-        calm::CalmResult res = calm::fit_calm(sigma, mask, opt, calm::TickFn());
+        calm::CalmResult res = calm::fit_calm(sigma, mask, opt, calm::ProgressFn());
         CHECK(!res.interrupted);
         check_result(res, opt, d);
         // Same seed, same result.
-        calm::CalmResult again = calm::fit_calm(sigma, mask, opt, calm::TickFn());
+        calm::CalmResult again = calm::fit_calm(sigma, mask, opt, calm::ProgressFn());
         CHECK(again.theta == res.theta && again.weight == res.weight);
       }
 }
@@ -279,7 +279,7 @@ void edge_cases(std::mt19937_64& rng) {
   fit_checks(s2, full_mask(2), rng, 200);
   for (calm::Gate gate : kGates) {
     calm::CalmOptions opt = make_options(gate, calm::Score::likelihood, calm::Acyclicity::poly);
-    calm::CalmResult res = calm::fit_calm(s2, Eigen::MatrixXd::Zero(2, 2), opt, calm::TickFn());
+    calm::CalmResult res = calm::fit_calm(s2, Eigen::MatrixXd::Zero(2, 2), opt, calm::ProgressFn());
     CHECK(res.converged && res.problem.m() == 0 && res.trace.empty());
     CHECK(std::isfinite(res.final_value.objective));
   }
@@ -298,14 +298,14 @@ void edge_cases(std::mt19937_64& rng) {
       if (gate == calm::Gate::tanh) {
         bool threw = false;
         try {
-          calm::fit_calm(c5, mask, opt, calm::TickFn());
+          calm::fit_calm(c5, mask, opt, calm::ProgressFn());
         } catch (const std::invalid_argument&) {
           threw = true;
         }
         CHECK(threw);
         continue;
       }
-      calm::CalmResult res = calm::fit_calm(c5, mask, opt, calm::TickFn());
+      calm::CalmResult res = calm::fit_calm(c5, mask, opt, calm::ProgressFn());
       const calm::Problem& pb = res.problem;
       for (int e = 0; e < pb.m(); ++e)
         if (pb.from[e] == 0 && pb.to[e] == 4) {
@@ -343,7 +343,7 @@ void edge_cases(std::mt19937_64& rng) {
       opt.rho_init = x.rho_init;
       opt.iter_per_round = 100;
       opt.max_rounds = 2;
-      calm::CalmResult res = calm::fit_calm(c, full_mask(5), opt, calm::TickFn());
+      calm::CalmResult res = calm::fit_calm(c, full_mask(5), opt, calm::ProgressFn());
       CHECK(static_cast<int>(res.theta.size()) == res.problem.m());
       calm::IntMatrix g = result_graph(res, opt);
       CHECK(calm::is_dag(g));

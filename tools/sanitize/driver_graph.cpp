@@ -85,7 +85,7 @@ int main() {
   CHECK(calm::is_dag(IntMatrix::Zero(0, 0)));
   // Adam on a quadratic converges
   Eigen::MatrixXd x = Eigen::MatrixXd::Constant(3, 3, 5.0), grad(3, 3);
-  calm::Adam opt(3, 3, 0.1);
+  calm::Adam<Eigen::MatrixXd> opt(3, 3, 0.1);
   for (int t = 0; t < 2000; ++t) {
     grad = 2 * x;
     opt.step(x, grad);
