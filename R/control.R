@@ -85,6 +85,13 @@
 #'   twice as fast; results agree with the baseline build to rounding error,
 #'   which a long stochastic optimization can amplify, so set `FALSE` to
 #'   reproduce a fit across machines with and without AVX2.
+#' @param threads Threads for the matrix products of the step kernel
+#'   (default 2): blocks of the moral graph with at least 96 nodes have each
+#'   product, and the triangular solve of the likelihood's gradient, split by
+#'   columns among them (about 1.5 times faster steps at 200 nodes on two
+#'   cores). The result is the same bit for bit for every value, so this is a
+#'   speed setting only. Use 1 when the components of the moral graph are
+#'   fitted in parallel through a future plan, or on a one-core machine.
 #' @param early_stop End a round of the hard constraint before
 #'   `iter_per_round` steps once it has stopped making progress, and the
 #'   schedule once the learned graph has settled (default `TRUE`; `FALSE`
@@ -244,7 +251,7 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          lr = 1e-3, threshold = 0.5, lambda2 = 0.1, soft_iter = 40000,
                          init_scale = 1e-3, stg_sigma = 0.5, stg_init = 0.5,
                          tanh_c = 15, weight_threshold = 0.1,
-                         acyclicity = c("poly", "exp"), simd = TRUE,
+                         acyclicity = c("poly", "exp"), simd = TRUE, threads = 2L,
                          early_stop = TRUE, check_every = NULL, patience = NULL,
                          stop_tol = 1e-4, settle_rounds = 2, h_settle = NULL,
                          refine_penalty = "ebic", refine_gamma = 0.75, refine_discount = 2,
@@ -288,6 +295,7 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                                     call = call),
     acyclicity = match_choice(acyclicity, c("poly", "exp"), "acyclicity", call = call),
     simd = check_flag(simd, "simd", call = call),
+    threads = check_count(threads, "threads", min = 1, max = 64, call = call),
     early_stop = check_flag(early_stop, "early_stop", call = call),
     check_every = check_count(check_every, "check_every", min = 1, max = 1e9, call = call),
     patience = check_count(patience, "patience", min = 1, max = 1000, call = call),

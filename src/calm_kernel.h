@@ -47,6 +47,7 @@ struct KernelSetup {
   Score score;
   Acyclicity acyclicity;
   double lambda1;
+  int threads = 1;  // threads for the products of large blocks (ThreadTeam)
 };
 
 // The parts of the objective at one point.

@@ -19,6 +19,7 @@
 #endif
 
 #include "adam.h"  // kernel-safe: templates only (see there)
+#include "thread_team.h"  // kernel-safe: no inline code
 
 namespace calm {
 namespace CALM_KERNEL_NS {
@@ -41,6 +42,7 @@ struct Block {
   Mat Ht;                  // transposed half power (poly, blocks that are not complete)
   Mat e2, e4, e6, eu, ev;  // workspace of the matrix exponential
   Vec q, q_inv;
+  Vec sel;                 // R[c, r] at the free entries (poly, selected last product)
   Eigen::PartialPivLU<Mat> lu;
   Eigen::PartialPivLU<Mat> lu_exp;
 };
@@ -49,7 +51,7 @@ class Kernel final : public KernelBase {
  public:
   explicit Kernel(const KernelSetup& s)
       : d_(s.d), m_(s.m), gate_(s.gate), score_(s.score), acyc_(s.acyclicity),
-        lambda1_(s.lambda1) {
+        lambda1_(s.lambda1), team_(team_size(s)) {
     inv_d_ = 1.0 / static_cast<double>(d_);
     a_.resize(m_);
     oma_.resize(m_);
@@ -110,7 +112,10 @@ class Kernel final : public KernelBase {
       bk.X.resize(bk.n, bk.n);
       bk.R.resize(bk.n, bk.n);
       bk.tmp.resize(bk.n, bk.n);
-      if (acyc_ == Acyclicity::poly && !bk.full) bk.Ht.resize(bk.n, bk.n);
+      if (acyc_ == Acyclicity::poly && !bk.full) {
+        bk.Ht.resize(bk.n, bk.n);
+        bk.sel.resize(bk.ne);
+      }
       if (acyc_ == Acyclicity::exp) {
         bk.e2.resize(bk.n, bk.n);
         bk.e4.resize(bk.n, bk.n);
@@ -257,6 +262,55 @@ class Kernel final : public KernelBase {
   }
 
  private:
+  // Blocks of at least this many nodes have their matrix products and the
+  // triangular solve of W's inverse split by columns among the team's
+  // threads; below it the hand-over costs more than it saves (at 96 nodes,
+  // 2 threads make a product about 1.2 times faster, at 200 about 1.5 times).
+  static constexpr int kParallelMin = 96;
+
+  static int team_size(const KernelSetup& s) {
+    if (s.threads < 2) return 1;
+    for (int b = 0; b < s.n_blocks; ++b)
+      if (s.node_ptr[b + 1] - s.node_ptr[b] >= kParallelMin) return s.threads;
+    return 1;
+  }
+
+  // First column of part `part` of n columns split in `parts`: multiples of
+  // 8, so that no part has a narrower panel than Eigen's kernel would use.
+  // A column of a product, or of a triangular solve, is computed by the same
+  // operations in the same order whatever other columns are computed with it
+  // (Eigen blocks the inner dimension by its length only), so a split result
+  // is the serial one bit for bit (test-threads.R checks whole fits).
+  static Eigen::Index split_col(Eigen::Index n, int part, int parts) {
+    if (part >= parts) return n;
+    return (n * part / parts) / 8 * 8;
+  }
+
+  struct ProductJob {
+    const Mat* a;
+    const Mat* b;
+    Mat* out;
+    int parts;
+  };
+
+  static void product_part(void* p, int part) {
+    const ProductJob& j = *static_cast<const ProductJob*>(p);
+    const Eigen::Index n = j.b->cols();
+    const Eigen::Index c0 = split_col(n, part, j.parts), c1 = split_col(n, part + 1, j.parts);
+    if (c1 > c0) j.out->middleCols(c0, c1 - c0).noalias() = *j.a * j.b->middleCols(c0, c1 - c0);
+  }
+
+  // out = a * b (out distinct from both), split among the team's threads
+  // when b has kParallelMin columns or more.
+  void product(const Mat& a, const Mat& b, Mat& out) {
+    if (team_.size() < 2 || b.cols() < kParallelMin) {
+      out.noalias() = a * b;
+      return;
+    }
+    ProductJob job{&a, &b, &out, team_.size()};
+    team_.run(&Kernel::product_part, &job);
+  }
+
   // Score of one block into block_score_, its gradient wrt b into g_b_.
   // Returns false when the score is not finite (I - B singular).
   bool score_block(Block& bk, bool want_grad) {
@@ -274,7 +328,7 @@ class Kernel final : public KernelBase {
       bk.T = bk.S;
       for (int k = 0; k < ne; ++k) bk.T.col(bk.c(k)).noalias() -= b[k] * bk.S.col(bk.r(k));
     } else {
-      bk.T.noalias() = bk.S * bk.W;
+      product(bk.S, bk.W, bk.T);
     }
     const double* t = bk.T.data();
     bk.q = bk.T.diagonal();
@@ -316,7 +370,7 @@ class Kernel final : public KernelBase {
     const double* b = b_.data() + bk.e0;
     double* g = g_b_.data() + bk.e0;
     scatter_full(bk, b, -1.0, 1.0, bk.W);
-    bk.T.noalias() = bk.S * bk.W;
+    product(bk.S, bk.W, bk.T);
     bk.q = (bk.W.array() * bk.T.array()).colwise().sum().transpose();
     if (!(bk.q.minCoeff() > 0.0)) return false;
     if (score_ == Score::likelihood) {
@@ -349,19 +403,63 @@ class Kernel final : public KernelBase {
   // W^{-1} = M P: column r of W^{-1} is column perm(r) of M. L^{-1} is lower
   // triangular, and its columns are solved in blocks on the trailing rows
   // only (a sixth of n^3 multiply-adds instead of a half); U^{-1} L^{-1} is
-  // then one triangular solve. No allocation.
-  static void inverse_factors(const Eigen::PartialPivLU<Mat>& lu, Mat& out) {
+  // then one triangular solve. Both work column by column, so a large block
+  // is split by columns among the team's threads, at cuts that give each
+  // part the same work (column j costs about (n - j)^2 / 2 + n^2 / 2).
+  // No allocation.
+  void inverse_factors(const Eigen::PartialPivLU<Mat>& lu, Mat& out) {
     const Mat& f = lu.matrixLU();
     const Eigen::Index n = f.rows();
-    const Eigen::Index bs = 8;
     out.setIdentity();
-    for (Eigen::Index j0 = 0; j0 < n; j0 += bs) {
+    const int parts = team_.size();
+    if (parts < 2 || n < kParallelMin) {
+      inverse_columns(f, out, 0, n);
+      return;
+    }
+    const double nn = static_cast<double>(n) * static_cast<double>(n);
+    double total = 0.0;
+    for (Eigen::Index j = 0; j < n; ++j)
+      total += static_cast<double>((n - j) * (n - j)) + nn;
+    cut_(0) = 0;
+    double acc = 0.0;
+    Eigen::Index j = 0;
+    for (int p = 1; p < parts; ++p) {
+      const double target = total * p / parts;
+      while (j < n && (acc < target || j % 8 != 0)) {
+        acc += static_cast<double>((n - j) * (n - j)) + nn;
+        ++j;
+      }
+      cut_(p) = static_cast<int>(j);
+    }
+    cut_(parts) = static_cast<int>(n);
+    InverseJob job{&f, &out, cut_.data()};
+    team_.run(&Kernel::inverse_part, &job);
+  }
+
+  // Columns [c0, c1) of inverse_factors(); c0 a multiple of 8.
+  static void inverse_columns(const Mat& f, Mat& out, Eigen::Index c0, Eigen::Index c1) {
+    if (c1 <= c0) return;
+    const Eigen::Index n = f.rows();
+    const Eigen::Index bs = 8;
+    for (Eigen::Index j0 = c0; j0 < c1; j0 += bs) {
       const Eigen::Index h = n - j0;
-      const Eigen::Index w = h < bs ? h : bs;
+      const Eigen::Index w = c1 - j0 < bs ? c1 - j0 : bs;
       f.block(j0, j0, h, h).template triangularView<Eigen::UnitLower>().solveInPlace(
           out.block(j0, j0, h, w));
     }
-    f.template triangularView<Eigen::Upper>().solveInPlace(out);
+    auto cols = out.middleCols(c0, c1 - c0);
+    f.template triangularView<Eigen::Upper>().solveInPlace(cols);
+  }
+
+  struct InverseJob {
+    const Mat* f;
+    Mat* out;
+    const int* cut;
+  };
+
+  static void inverse_part(void* p, int part) {
+    const InverseJob& j = *static_cast<const InverseJob*>(p);
+    inverse_columns(*j.f, *j.out, j.cut[part], j.cut[part + 1]);
   }
 
   // out = I * diag + scale * (entries v at (r, c)), for a complete block.
@@ -394,11 +492,11 @@ class Kernel final : public KernelBase {
 
   // out = in * X (X = bk.X = I + N): column updates on a sparse block, a
   // product otherwise.
-  static void right_times_x(const Block& bk, const Mat& in, Mat& out, const double* nval) {
+  void right_times_x(const Block& bk, const Mat& in, Mat& out, const double* nval) {
     if (bk.sparse) {
       times_x(bk, in, out, nval);
     } else {
-      out.noalias() = in * bk.X;
+      product(in, bk.X, out);
     }
   }
 
@@ -471,7 +569,7 @@ class Kernel final : public KernelBase {
       if (is_x && bk.sparse) {
         square_x(bk, bk.X, bk.tmp, nval);
       } else {
-        bk.tmp.noalias() = bk.R * bk.R;
+        product(bk.R, bk.R, bk.tmp);
       }
       bk.R.swap(bk.tmp);
       is_x = false;
@@ -497,13 +595,11 @@ class Kernel final : public KernelBase {
       }
       bk.Ht = bk.R.transpose();
       double tr = (bk.Ht.array() * hp->array()).sum();
-      const int* row = bk.r.data();
-      const int* col = bk.c.data();
-      for (int k = 0; k < ne; ++k) {
-        const double v = bk.Ht.col(col[k]).dot(hp->col(row[k]));
-        tr += v * nval[k];
-        if (want_grad) nval[k] = v;
-      }
+      selected_entries(bk, *hp);
+      const double* v = bk.sel.data();
+      for (int k = 0; k < ne; ++k) tr += v[k] * nval[k];
+      if (want_grad)
+        for (int k = 0; k < ne; ++k) nval[k] = v[k];
       return tr - static_cast<double>(bk.n);
     }
     // tr(X^d) = tr(R X) = tr(R) + sum_e R_ce N_rc
@@ -513,6 +609,37 @@ class Kernel final : public KernelBase {
     if (want_grad)
       for (int k = 0; k < ne; ++k) nval[k] = rr[lin_t[k]];
     return tr - static_cast<double>(bk.n);
+  }
+
+  struct SelectJob {
+    const Block* bk;
+    const Mat* hp;
+    Vec* sel;
+    int parts;
+  };
+
+  static void select_part(void* p, int part) {
+    const SelectJob& j = *static_cast<const SelectJob*>(p);
+    const Block& bk = *j.bk;
+    const long k0 = static_cast<long>(bk.ne) * part / j.parts;
+    const long k1 = static_cast<long>(bk.ne) * (part + 1) / j.parts;
+    const int* row = bk.r.data();
+    const int* col = bk.c.data();
+    double* v = j.sel->data();
+    for (long k = k0; k < k1; ++k) v[k] = bk.Ht.col(col[k]).dot(j.hp->col(row[k]));
+  }
+
+  // bk.sel = Ht.col(c) . H'.col(r) at every free entry (r, c) (poly_block's
+  // selected last product), the entries split among the team's threads on a
+  // large block; each value is one dot product, the same in any split.
+  void selected_entries(Block& bk, const Mat& hp) {
+    SelectJob job{&bk, &hp, &bk.sel, 1};
+    if (team_.size() < 2 || bk.n < kParallelMin) {
+      select_part(&job, 0);
+      return;
+    }
+    job.parts = team_.size();
+    team_.run(&Kernel::select_part, &job);
   }
 
   // exp(A) of the block by scaling and squaring with the [7/7] Pade
@@ -529,12 +656,12 @@ class Kernel final : public KernelBase {
     if (s > 0) bk.X *= std::ldexp(1.0, -s);
     static const double c[8] = {17297280.0, 8648640.0, 1995840.0, 277200.0,
                                 25200.0,    1512.0,    56.0,      1.0};
-    bk.e2.noalias() = bk.X * bk.X;
-    bk.e4.noalias() = bk.e2 * bk.e2;
-    bk.e6.noalias() = bk.e4 * bk.e2;
+    product(bk.X, bk.X, bk.e2);
+    product(bk.e2, bk.e2, bk.e4);
+    product(bk.e4, bk.e2, bk.e6);
     bk.tmp = c[7] * bk.e6 + c[5] * bk.e4 + c[3] * bk.e2;
     bk.tmp.diagonal().array() += c[1];
-    bk.eu.noalias() = bk.X * bk.tmp;
+    product(bk.X, bk.tmp, bk.eu);
     bk.ev = c[6] * bk.e6 + c[4] * bk.e4 + c[2] * bk.e2;
     bk.ev.diagonal().array() += c[0];
     bk.tmp = bk.ev - bk.eu;
@@ -544,7 +671,7 @@ class Kernel final : public KernelBase {
     bk.lu_exp.matrixLU().template triangularView<Eigen::UnitLower>().solveInPlace(bk.R);
     bk.lu_exp.matrixLU().template triangularView<Eigen::Upper>().solveInPlace(bk.R);
     for (int i = 0; i < s; ++i) {
-      bk.tmp.noalias() = bk.R * bk.R;
+      product(bk.R, bk.R, bk.tmp);
       bk.R.swap(bk.tmp);
     }
     if (want_grad) {
@@ -559,6 +686,8 @@ class Kernel final : public KernelBase {
   Score score_;
   Acyclicity acyc_;
   double lambda1_;
+  ThreadTeam team_;
+  IVec cut_ = IVec::Zero(team_.size() + 1);  // column cuts of inverse_factors()
   double inv_d_ = 0.0;
   double const_score_ = 0.0;
   double block_score_ = 0.0;

@@ -109,6 +109,7 @@ KernelSetup kernel_setup(const Problem& pb, const Eigen::MatrixXd& sigma,
   ks.score = opt.score;
   ks.acyclicity = opt.acyclicity;
   ks.lambda1 = opt.lambda1;
+  ks.threads = opt.threads;
   return ks;
 }
 

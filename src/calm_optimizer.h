@@ -47,6 +47,7 @@ struct CalmOptions {
   double threshold;         // gate threshold for edges
   double weight_threshold;  // |B| threshold for the tanh gate
   bool simd;
+  int threads;              // threads of the kernel's large products (KernelSetup)
   std::uint64_t seed;
   double tick_seconds;      // how often the progress callback runs
   // Round-end checks: every check_every steps the objective and h at the

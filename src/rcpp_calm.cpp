@@ -87,6 +87,7 @@ const ControlField kControlFields[] = {
                                                                                        : "exp"));
                  }},
     CALM_BOOL_FIELD("simd", simd),
+    CALM_NUM_FIELD("threads", threads, int),
     CALM_BOOL_FIELD("early_stop", early_stop),
     CALM_NUM_FIELD("check_every", check_every, long),
     CALM_NUM_FIELD("patience", patience, int),

@@ -35,6 +35,7 @@ set.seed(seed + 100000L)
 t0 <- proc.time()[["elapsed"]]
 fit <- switch(m,
   default = calm(sem$x, verbose = FALSE),
+  default1 = calm(sem$x, control = calm_control(threads = 1), verbose = FALSE),
   paper = calm(sem$x, refine = "none", split_components = FALSE, verbose = FALSE),
   long = calm(sem$x, schedule = "long", verbose = FALSE),
   boss = boss(sem$x),
