@@ -86,10 +86,11 @@
 #'   which a long stochastic optimization can amplify, so set `FALSE` to
 #'   reproduce a fit across machines with and without AVX2.
 #' @param threads Threads for the matrix products of the step kernel
-#'   (default 2): blocks of the moral graph with at least 96 nodes have each
-#'   product, and the triangular solve of the likelihood's gradient, split by
-#'   columns among them (about 1.5 times faster steps at 200 nodes on two
-#'   cores). The result is the same bit for bit for every value, so this is a
+#'   (default 2): connected components of the moral graph with at least 180
+#'   nodes have each product, and the triangular solve of the likelihood's
+#'   gradient, split by columns among them (on two cores, fits about 1.2
+#'   times faster at 200 nodes, 1.4 times at 500; smaller components gain
+#'   nothing and are left on one thread). The result is the same bit for bit for every value, so this is a
 #'   speed setting only. Use 1 when the components of the moral graph are
 #'   fitted in parallel through a future plan, or on a one-core machine.
 #' @param early_stop End a round of the hard constraint before

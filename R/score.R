@@ -104,7 +104,7 @@ ebic_lambda <- function(n, d, gamma = 0.75, discount = 1) {
   check_number(gamma, "gamma", lower = 0, call = env)
   check_number(discount, "discount", lower = 0, call = env)
   extra <- gamma * log(d * (d - 1))
-  structure(discount * log(n) / (2 * n) + extra / n, discount = discount + 2 * extra / log(n))
+  structure(bic_lambda(n, discount) + extra / n, discount = discount + 2 * extra / log(n))
 }
 
 # A DAG from a graph argument that holds a DAG or a CPDAG (mutual pairs are

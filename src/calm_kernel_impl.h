@@ -262,11 +262,13 @@ class Kernel final : public KernelBase {
   }
 
  private:
-  // Blocks of at least this many nodes have their matrix products and the
-  // triangular solve of W's inverse split by columns among the team's
-  // threads; below it the hand-over costs more than it saves (at 96 nodes,
-  // 2 threads make a product about 1.2 times faster, at 200 about 1.5 times).
-  static constexpr int kParallelMin = 96;
+  // Blocks of at least this many nodes have their matrix products, the
+  // triangular solve of W's inverse and the selected last product split by
+  // columns (entries) among the team's threads. Below it the hand-overs cost
+  // what the split saves: whole fits on 2 cores took 1.09 times longer with
+  // 2 threads at 100 nodes, the same at 130 and 160, 0.85 times as long at
+  // 200 and 0.7 at 500 (inst/bench/bench_scaling.R, default vs default1).
+  static constexpr int kParallelMin = 180;
 
   static int team_size(const KernelSetup& s) {
     if (s.threads < 2) return 1;

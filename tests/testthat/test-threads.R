@@ -1,6 +1,6 @@
 # Threads. Two kinds of parallelism, both chosen by the user:
 # - calm_control(threads =): the step kernel splits the matrix products of
-#   moral-graph blocks of 96 nodes or more by columns among that many
+#   moral-graph blocks of 180 nodes or more by columns among that many
 #   threads (src/thread_team.h), started for one fit and joined at its end.
 #   Each column is computed the same way in any split, so the fit is the same
 #   bit for bit for every thread count (checked below).
@@ -21,20 +21,20 @@ test_that("the compiled code does not use OpenMP", {
   expect_identical(openmp_symbols_in_dll(), character())
 })
 
-# A problem whose moral graph has one block of more than 96 nodes, so that
+# A problem whose moral graph has one block of more than 180 nodes, so that
 # threads > 1 splits its products.
 big_block_problem <- function(k) {
   set.seed(11)
-  sem <- simulate_sem(100, k = k, n = 500)
+  sem <- simulate_sem(190, k = k, n = 500)
   list(x = sem$x, moral = moral_graph(sem$B))
 }
 
 test_that("a fit is the same bit for bit with 1, 2 and 3 kernel threads", {
   pb2 <- big_block_problem(2)
   pb4 <- big_block_problem(4)
-  expect_gte(max(igraph::components(pb2$moral)$csize), 96)
-  expect_gte(max(igraph::components(pb4$moral)$csize), 96)
-  fit_with <- function(pb, threads, iter = 150, rounds = 2, ...) {
+  expect_gte(max(igraph::components(pb2$moral)$csize), 180)
+  expect_gte(max(igraph::components(pb4$moral)$csize), 180)
+  fit_with <- function(pb, threads, iter = 100, rounds = 2, ...) {
     suppressWarnings(calm(pb$x, moral = pb$moral, refine = "none", verbose = FALSE, seed = 5,
                           control = calm_control(iter_per_round = iter, max_rounds = rounds,
                                                  threads = threads, ...)))
@@ -144,7 +144,7 @@ test_that("a fit starts at most threads - 1 threads and leaves none behind", {
     p <- callr::r_bg(function(signal, threads) {
       library(calm)
       set.seed(2)
-      sem <- simulate_sem(100, k = 2, n = 500)   # one moral block of 100 nodes
+      sem <- simulate_sem(190, k = 2, n = 500)   # one moral block of 190 nodes
       mg <- moral_graph(sem$B)
       dag_to_cpdag(sem$B)   # every dependency loaded before the baseline
       writeLines(as.character(length(list.files("/proc/self/task"))), signal)
