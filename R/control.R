@@ -90,9 +90,10 @@
 #'   nodes have each product, and the triangular solve of the likelihood's
 #'   gradient, split by columns among them (on two cores, fits about 1.2
 #'   times faster at 200 nodes, 1.4 times at 500; smaller components gain
-#'   nothing and are left on one thread). The result is the same bit for bit for every value, so this is a
-#'   speed setting only. Use 1 when the components of the moral graph are
-#'   fitted in parallel through a future plan, or on a one-core machine.
+#'   nothing and are left on one thread). The result is the same bit for
+#'   bit for every value, so this is a speed setting only. Use 1 when the
+#'   components of the moral graph are fitted in parallel through a future
+#'   plan, or on a one-core machine.
 #' @param early_stop End a round of the hard constraint before
 #'   `iter_per_round` steps once it has stopped making progress, and the
 #'   schedule once the learned graph has settled (default `TRUE`; `FALSE`

@@ -48,7 +48,8 @@ test_that("a fit is the same bit for bit with 1, 2 and 3 kernel threads", {
   # in the score and the power), the matrix exponential, and a complete block
   one <- fit_with(pb2, 1)
   same(one, fit_with(pb2, 2))
-  same(one, fit_with(pb2, 3))
+  # CRAN allows at most 2 threads in checks
+  if (identical(Sys.getenv("NOT_CRAN"), "true")) same(one, fit_with(pb2, 3))
   same(fit_with(pb4, 1), fit_with(pb4, 2))
   same(fit_with(pb2, 1, acyclicity = "exp"), fit_with(pb2, 2, acyclicity = "exp"))
   pbf <- list(x = pb2$x, moral = "none")
