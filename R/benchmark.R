@@ -28,6 +28,16 @@ benchmark_registry <- list(
   # BIC with Tetrad's and causal-learn's default penalty discount 2
   boss = list(fun = "boss", args = list())
 )
+# The ablations as the paper ran them: each calm() variant above without the
+# refinement and in one fit (calm_paper_stg, ...), so that the gate, the
+# constraint, the moral graph or the score is what differs.
+benchmark_registry <- c(benchmark_registry, local({
+  variants <- c("stg", "tanh", "soft", "nomoral", "soft_nomoral", "colide")
+  stats::setNames(lapply(variants, function(v) {
+    list(fun = "calm", args = c(benchmark_registry[[paste0("calm_", v)]]$args,
+                                benchmark_registry$calm_paper$args))
+  }), paste0("calm_paper_", variants))
+}))
 
 #' Run a benchmark grid
 #'
@@ -71,8 +81,11 @@ benchmark_registry <- list(
 #'   `"notears"` ([notears_linear()]), `"pc"`, `"ges"` ([pc_pcalg()],
 #'   [ges_pcalg()], need pcalg; `"ges1"` and `"ges4"` use penalty discounts
 #'   1 and 4), `"calm_paper"` (CALM as in the paper, `refine = "none"` and
-#'   `split_components = FALSE`;
-#'   `"calm"` is calm's default), `"boss"` ([boss()], BIC with penalty
+#'   `split_components = FALSE`; `"calm"` is calm's default, and the variants
+#'   above refine their graphs as it does), `"calm_paper_stg"`,
+#'   `"calm_paper_tanh"`, `"calm_paper_soft"`, `"calm_paper_nomoral"`,
+#'   `"calm_paper_soft_nomoral"`, `"calm_paper_colide"` (those variants as
+#'   the paper ran them, without the refinement), `"boss"` ([boss()], BIC with penalty
 #'   discount 2, 10 starts). The paper ran Tetrad's PC and FGES; to come
 #'   closer to Tetrad's defaults, `"pc"` orients v-structures by the
 #'   majority rule (`maj.rule = TRUE`) and `"ges"` uses Tetrad's `sem-bic`

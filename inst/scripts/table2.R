@@ -14,5 +14,7 @@ source(file.path(here, "common.R"))
 opts <- script_options()
 
 settings <- data.frame(d = 50, k = 1, n = Inf, standardized = TRUE)
-run_benchmark_table("table2", c("calm_soft_nomoral", "calm_soft", "calm_nomoral", "calm"),
+run_benchmark_table("table2", c("calm_soft_nomoral", "calm_soft", "calm_nomoral", "calm",
+                               "calm_paper_soft_nomoral", "calm_paper_soft",
+                               "calm_paper_nomoral", "calm_paper"),
                     settings, moral = "true", opts)

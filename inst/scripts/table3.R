@@ -14,4 +14,4 @@ source(file.path(here, "common.R"))
 opts <- script_options()
 
 settings <- data.frame(d = 50, k = 1, n = Inf, standardized = c(FALSE, TRUE))
-run_benchmark_table("table3", "calm", settings, moral = "true", opts)
+run_benchmark_table("table3", c("calm", "calm_paper"), settings, moral = "true", opts)

@@ -16,4 +16,5 @@ opts <- script_options()
 settings <- expand.grid(standardized = c(FALSE, TRUE), d = c(50, 50, 100), KEEP.OUT.ATTRS = FALSE)
 settings$k <- rep(c(1, 4, 1), each = 2)
 settings$n <- Inf
-run_benchmark_table("table8", c("calm", "calm_colide"), settings, moral = "true", opts)
+run_benchmark_table("table8", c("calm", "calm_colide", "calm_paper", "calm_paper_colide"), settings,
+                    moral = "true", opts)

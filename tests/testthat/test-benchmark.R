@@ -59,6 +59,21 @@ test_that("the calm variants are dispatched to calm() by name", {
   expect_false(is.na(res$shd))
 })
 
+test_that("the paper's ablations are the variants without the refinement, in one fit", {
+  reg <- calm:::benchmark_registry
+  for (v in c("stg", "tanh", "soft", "nomoral", "soft_nomoral", "colide")) {
+    paper <- reg[[paste0("calm_paper_", v)]]$args
+    expect_identical(paper[names(reg[[paste0("calm_", v)]]$args)], reg[[paste0("calm_", v)]]$args)
+    expect_identical(paper$refine, "none")
+    expect_false(paper$split_components)
+  }
+  res <- benchmark_methods(c("calm_paper_stg", "calm_stg"), data.frame(d = 5), reps = 1,
+                           method_args = list(calm_paper_stg = list(verbose = FALSE),
+                                              calm_stg = list(verbose = FALSE)))
+  expect_true(all(is.na(res$error)))
+  expect_identical(res$method, c("calm_paper_stg", "calm_stg"))
+})
+
 test_that("format_table() gives the paper's mean +/- se layout", {
   x <- data.frame(method = rep(c("a", "b"), each = 3), d = 10, graph = "er", k = 1, n = Inf,
                   standardized = TRUE, rep = rep(1:3, 2), shd = c(1, 2, 3, 4, 4, 4),
