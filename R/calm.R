@@ -50,7 +50,10 @@
 #' graph, is kept when it scores better. Then best order score search
 #' ([boss()]) runs from CALM's own variable order, the refined graph's order
 #' and random orders (`calm_control(refine_order_starts)`), over every pair
-#' up to 250 variables when the moral graph was estimated; its best graph is
+#' up to 250 variables when the moral graph was estimated; with a moral
+#' graph it must keep to (given, or exact), it also starts from the orders
+#' where a search over all pairs ends
+#' (`calm_control(refine_order_free_starts)`). Its best graph is
 #' refined by the same moves and kept when it scores better. Up to 20
 #' variables (`calm_control(refine_exact_max_d)`) the refinement ends with the
 #' exact optimum of the score ([exact_search()]), which takes about 2 seconds

@@ -216,6 +216,18 @@
 #'   start are used. The search looks beyond the moral graph (here and in
 #'   the GES start) only when `calm()` estimated it with IAMB; a moral graph
 #'   given by the user, `"precision"` or `"none"` is respected.
+#' @param refine_order_free_starts With a moral graph that the search must
+#'   keep to (given by the user, the exact one of a population covariance, or
+#'   `"precision"`) and at most `refine_order_all_pairs` variables, also start
+#'   the order search from the orders where the same starts end in a search
+#'   over all pairs (default `TRUE`). Only those orders are used; the result
+#'   still keeps to the moral graph. Inside the mask the search's landscape is
+#'   rugged on dense graphs (orders near a true one give graphs that would
+#'   need edges outside it). On 10 50-node ER4 graphs with the true moral
+#'   graph, fits without these starts ended 86.3 +/- 19.1 edge marks from
+#'   the truth at the population covariance and 46.0 +/- 14.0 at n = 1000,
+#'   with them 0.0 +/- 0.0 and 1.3 +/- 0.7, at about twice the time
+#'   (`inst/bench/bench_free_start.R`); sparse graphs were unchanged.
 #' @param refine_exact_limit Nodes with at most this many candidate parents
 #'   in the moral graph get their exact best parent set (a table over all
 #'   subsets); others are found by grow-shrink.
@@ -261,6 +273,7 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          refine_max_moves = 10000, refine_order = TRUE,
                          refine_order_starts = 10, refine_exact_limit = 14,
                          refine_empty_start = TRUE, refine_order_all_pairs = 250,
+                         refine_order_free_starts = TRUE,
                          refine_exact_max_d = 20, split_components = TRUE, schedule = NULL,
                          ...) {
   call <- environment()
@@ -317,6 +330,8 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                                      call = call),
     refine_order_all_pairs = check_count(refine_order_all_pairs, "refine_order_all_pairs", min = 0,
                                          max = 1e6, call = call),
+    refine_order_free_starts = check_flag(refine_order_free_starts, "refine_order_free_starts",
+                                         call = call),
     refine_order_starts = check_count(refine_order_starts, "refine_order_starts", min = 1,
                                       max = 1e4, call = call),
     refine_exact_limit = check_count(refine_exact_limit, "refine_exact_limit", min = 0, max = 20,

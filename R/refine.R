@@ -67,6 +67,16 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     # IAMB moral graph at n = 1000 misses many true edges
     all_pairs <- extend && d <= ctrl$refine_order_all_pairs
     order_mask <- if (all_pairs) matrix(1, d, d) - diag(d) else allowed
+    # with a given moral graph the search keeps to it, but its landscape is
+    # rugged there: on dense graphs orders close to a true one give graphs
+    # that need edges outside the mask. More starts: the orders where the
+    # same starts end in a search over all pairs (their graphs are not used)
+    if (!extend && isTRUE(ctrl$refine_order_free_starts) && d <= ctrl$refine_order_all_pairs &&
+        any(allowed[row(allowed) != col(allowed)] == 0)) {
+      free <- cpp_boss(sigma, matrix(1, d, d) - diag(d), lambda, matrix(unlist(starts), nrow = d),
+                       100L, ctrl$refine_exact_limit, FALSE)
+      starts <- unique(c(starts, lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])))
+    }
     os <- cpp_boss(sigma, order_mask, lambda, matrix(unlist(starts), nrow = d), 100L,
                    ctrl$refine_exact_limit, TRUE)
     if (all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))

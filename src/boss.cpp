@@ -25,6 +25,7 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
     BossStart st;
     st.order_score = r.score;
     st.moves = r.moves;
+    st.order = r.order;
     IntMatrix cpdag = dag_to_cpdag(r.dag);
     double s = r.score;
     if (opt.bes) {

@@ -28,6 +28,7 @@ struct BossStart {
   double score = 0;        // score after BES (= order_score without BES)
   int moves = 0;           // node moves made by the order search
   int bes_moves = 0;       // Delete moves made by BES
+  std::vector<int> order;  // the order the search ended at
 };
 
 struct BossResult {

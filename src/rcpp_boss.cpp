@@ -28,11 +28,13 @@ Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eige
   const std::size_t ns = r.starts.size();
   Rcpp::NumericVector order_score(ns), final_score(ns);
   Rcpp::IntegerVector moves(ns), bes_moves(ns);
+  Rcpp::IntegerMatrix orders(d, static_cast<int>(ns));
   for (std::size_t k = 0; k < ns; ++k) {
     order_score[k] = r.starts[k].order_score;
     final_score[k] = r.starts[k].score;
     moves[k] = r.starts[k].moves;
     bes_moves[k] = r.starts[k].bes_moves;
+    for (int p = 0; p < d; ++p) orders(p, static_cast<int>(k)) = r.starts[k].order[p] + 1;
   }
   Rcpp::IntegerVector order(r.order.size());
   for (std::size_t p = 0; p < r.order.size(); ++p) order[p] = r.order[p] + 1;
@@ -40,7 +42,7 @@ Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eige
       Rcpp::Named("dag") = Eigen::MatrixXd(r.dag.cast<double>()),
       Rcpp::Named("cpdag") = Eigen::MatrixXd(r.cpdag.cast<double>()),
       Rcpp::Named("score") = r.score, Rcpp::Named("order") = order,
-      Rcpp::Named("best_start") = r.best_start + 1,
+      Rcpp::Named("best_start") = r.best_start + 1, Rcpp::Named("orders") = orders,
       Rcpp::Named("starts") = Rcpp::DataFrame::create(
           Rcpp::Named("order_score") = order_score, Rcpp::Named("score") = final_score,
           Rcpp::Named("moves") = moves, Rcpp::Named("bes_moves") = bes_moves));
