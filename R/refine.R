@@ -39,10 +39,11 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
   # equivalence search from the empty graph over all pairs; the
   # better-scoring graph is kept
   d <- ncol(sigma)
+  complete <- matrix(1, d, d) - diag(d)
   if (isTRUE(ctrl$refine_empty_start)) {
     # unrestricted (when extend): IAMB at n = 1000 misses true moral edges that GES finds;
     # the edges it finds join the moral graph for the order search
-    full <- if (extend) matrix(1, d, d) - diag(d) else allowed
+    full <- if (extend) complete else allowed
     empty <- cpp_ges_refine(sigma, matrix(0, d, d), lambda, full, TRUE, TRUE, TRUE,
                             ctrl$refine_max_moves)
     allowed <- pmax(allowed, empty$cpdag, t(empty$cpdag))
@@ -66,25 +67,41 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     # all pairs up to refine_order_all_pairs variables: on dense graphs the
     # IAMB moral graph at n = 1000 misses many true edges
     all_pairs <- extend && d <= ctrl$refine_order_all_pairs
-    order_mask <- if (all_pairs) matrix(1, d, d) - diag(d) else allowed
+    order_mask <- if (all_pairs) complete else allowed
     # with a given moral graph the search keeps to it, but its landscape is
     # rugged there: on dense graphs orders close to a true one give graphs
     # that need edges outside the mask. More starts: the orders where the
     # same starts end in a search over all pairs (their graphs are not used)
-    if (!extend && isTRUE(ctrl$refine_order_free_starts) && d <= ctrl$refine_order_all_pairs &&
-        any(allowed[row(allowed) != col(allowed)] == 0)) {
-      free <- cpp_boss(sigma, matrix(1, d, d) - diag(d), lambda, matrix(unlist(starts), nrow = d),
-                       100L, ctrl$refine_exact_limit, FALSE)
-      starts <- unique(c(starts, lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])))
+    free_starts <- !extend && isTRUE(ctrl$refine_order_free_starts) &&
+      d <= ctrl$refine_order_all_pairs && any(allowed[row(allowed) != col(allowed)] == 0)
+    search <- function(st) {
+      if (free_starts) {
+        free <- cpp_boss(sigma, complete, lambda, matrix(unlist(st), nrow = d), 100L,
+                         ctrl$refine_exact_limit, FALSE)
+        st <- unique(c(st, lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])))
+      }
+      cpp_boss(sigma, order_mask, lambda, matrix(unlist(st), nrow = d), 100L,
+               ctrl$refine_exact_limit, TRUE)
     }
-    os <- cpp_boss(sigma, order_mask, lambda, matrix(unlist(starts), nrow = d), 100L,
-                   ctrl$refine_exact_limit, TRUE)
+    os <- search(starts)
+    n_starts <- length(starts)
+    # when the starts end at different scores the landscape has several
+    # basins: more random starts, a batch at a time, while a batch improves
+    # the best score (up to refine_order_max_starts)
+    batch <- ctrl$refine_order_starts
+    more <- diff(range(os$starts$score)) > 1e-9
+    while (more && n_starts + batch <= ctrl$refine_order_max_starts) {
+      nxt <- search(lapply(seq_len(batch), function(i) sample.int(d)))
+      n_starts <- n_starts + batch
+      more <- nxt$score < os$score - 1e-10
+      if (more) os <- nxt
+    }
     if (all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
     if (os$score < score_now - 1e-10) {
       r2 <- ges(os$cpdag)
       if (r2$score_after < score_now - 1e-10) {
         moves <- rbind(moves, data.frame(type = "order", from = NA_character_, to = NA_character_,
-                                         clique = sprintf("BOSS, best of %d starts", length(starts)),
+                                         clique = sprintf("BOSS, best of %d starts", n_starts),
                                          delta = os$score - score_now, stringsAsFactors = FALSE),
                        moves_frame(r2$moves, nm))
         cpdag <- r2$cpdag
@@ -95,7 +112,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
   # the exact optimum where it is cheap: over all pairs when the moral graph
   # was estimated, inside the mask otherwise
   if (d <= ctrl$refine_exact_max_d) {
-    exact_mask <- if (extend) matrix(1, d, d) - diag(d) else allowed
+    exact_mask <- if (extend) complete else allowed
     storage.mode(exact_mask) <- "double"
     budget <- 2 * 1024^3
     if (cpp_exact_search_bytes(exact_mask) <= budget) {
