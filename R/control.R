@@ -198,18 +198,7 @@
 #'   see [boss()]): CALM's own topological order, the refined graph's, and
 #'   random orders (drawn from R's random numbers) up to this number; each
 #'   start's graph is pruned by backward equivalence search and the best
-#'   result is kept. When these starts end at different scores, more
-#'   batches of this many random starts follow (see
-#'   `refine_order_max_starts`).
-#' @param refine_order_max_starts When the starts of the order search end at
-#'   different scores (several basins, as on dense graphs), further batches of
-#'   `refine_order_starts` random starts are run while a batch improves the
-#'   best score, up to this many starts in all (default 50; set it to
-#'   `refine_order_starts` to turn the batches off). Where all starts agree
-#'   (sparse graphs, typically) nothing more is run. On 10 50-node ER4 graphs
-#'   at n = 1000, a search with 10 random starts missed the best score
-#'   found by 60 starts on 8% of runs, with these batches on 2%, at about
-#'   21 starts on average (`inst/bench/bench_order_batches.R`).
+#'   result is kept.
 #' @param refine_exact_max_d Up to this many variables (default 20, at most
 #'   25) the refinement ends with the exact optimum of its score
 #'   ([exact_search()], over all pairs when the moral graph was estimated
@@ -284,7 +273,7 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          refine_max_moves = 10000, refine_order = TRUE,
                          refine_order_starts = 10, refine_exact_limit = 14,
                          refine_empty_start = TRUE, refine_order_all_pairs = 250,
-                         refine_order_free_starts = TRUE, refine_order_max_starts = 50,
+                         refine_order_free_starts = TRUE,
                          refine_exact_max_d = 20, split_components = TRUE, schedule = NULL,
                          ...) {
   call <- environment()
@@ -345,8 +334,6 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                                          call = call),
     refine_order_starts = check_count(refine_order_starts, "refine_order_starts", min = 1,
                                       max = 1e4, call = call),
-    refine_order_max_starts = check_count(refine_order_max_starts, "refine_order_max_starts",
-                                          min = 1, max = 1e5, call = call),
     refine_exact_limit = check_count(refine_exact_limit, "refine_exact_limit", min = 0, max = 20,
                                      call = call),
     split_components = check_flag(split_components, "split_components", call = call)

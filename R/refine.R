@@ -72,36 +72,20 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     # rugged there: on dense graphs orders close to a true one give graphs
     # that need edges outside the mask. More starts: the orders where the
     # same starts end in a search over all pairs (their graphs are not used)
-    free_starts <- !extend && isTRUE(ctrl$refine_order_free_starts) &&
-      d <= ctrl$refine_order_all_pairs && any(allowed[row(allowed) != col(allowed)] == 0)
-    search <- function(st) {
-      if (free_starts) {
-        free <- cpp_boss(sigma, complete, lambda, matrix(unlist(st), nrow = d), 100L,
-                         ctrl$refine_exact_limit, FALSE)
-        st <- unique(c(st, lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])))
-      }
-      cpp_boss(sigma, order_mask, lambda, matrix(unlist(st), nrow = d), 100L,
-               ctrl$refine_exact_limit, TRUE)
+    if (!extend && isTRUE(ctrl$refine_order_free_starts) && d <= ctrl$refine_order_all_pairs &&
+        any(allowed[row(allowed) != col(allowed)] == 0)) {
+      free <- cpp_boss(sigma, complete, lambda, matrix(unlist(starts), nrow = d),
+                       100L, ctrl$refine_exact_limit, FALSE)
+      starts <- unique(c(starts, lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])))
     }
-    os <- search(starts)
-    n_starts <- length(starts)
-    # when the starts end at different scores the landscape has several
-    # basins: more random starts, a batch at a time, while a batch improves
-    # the best score (up to refine_order_max_starts)
-    batch <- ctrl$refine_order_starts
-    more <- diff(range(os$starts$score)) > 1e-9
-    while (more && n_starts + batch <= ctrl$refine_order_max_starts) {
-      nxt <- search(lapply(seq_len(batch), function(i) sample.int(d)))
-      n_starts <- n_starts + batch
-      more <- nxt$score < os$score - 1e-10
-      if (more) os <- nxt
-    }
+    os <- cpp_boss(sigma, order_mask, lambda, matrix(unlist(starts), nrow = d), 100L,
+                   ctrl$refine_exact_limit, TRUE)
     if (all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
     if (os$score < score_now - 1e-10) {
       r2 <- ges(os$cpdag)
       if (r2$score_after < score_now - 1e-10) {
         moves <- rbind(moves, data.frame(type = "order", from = NA_character_, to = NA_character_,
-                                         clique = sprintf("BOSS, best of %d starts", n_starts),
+                                         clique = sprintf("BOSS, best of %d starts", length(starts)),
                                          delta = os$score - score_now, stringsAsFactors = FALSE),
                        moves_frame(r2$moves, nm))
         cpdag <- r2$cpdag

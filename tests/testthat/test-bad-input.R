@@ -454,9 +454,7 @@ hps <- list(lambda1 = -1, tau = 0, tau = -1, rho_init = 0, rho_init = -1e-5, rho
             patience = 2000, stop_tol = -1, stop_tol = NA, settle_rounds = -1,
             settle_rounds = 1.5, settle_rounds = 2000, h_settle = -1e-6, h_settle = NA,
             h_settle = "small", threads = 0, threads = 1.5, threads = NA, threads = "2",
-            threads = 100, refine_order_free_starts = NA, refine_order_free_starts = 1,
-            refine_order_max_starts = 0, refine_order_max_starts = 2.5,
-            refine_order_max_starts = "50")
+            threads = 100, refine_order_free_starts = NA, refine_order_free_starts = 1)
 for (i in seq_along(hps)) {
   nm <- names(hps)[i]
   add_case("calm", "error", as.call(c(quote(q), quote(x), hps[i])), arg = nm)

@@ -166,8 +166,6 @@ test_that("bad refinement settings are refused with the argument named", {
   expect_error(calm_control(refine_order_starts = 0), "refine_order_starts")
   expect_error(calm_control(refine_order_free_starts = NA), "refine_order_free_starts")
   expect_error(calm_control(refine_order_free_starts = "yes"), "refine_order_free_starts")
-  expect_error(calm_control(refine_order_max_starts = 0), "refine_order_max_starts")
-  expect_error(calm_control(refine_order_max_starts = NA), "refine_order_max_starts")
   expect_error(calm_control(refine_exact_limit = 25), "refine_exact_limit")
 })
 
