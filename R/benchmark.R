@@ -17,6 +17,8 @@ benchmark_registry <- list(
   calm_soft_nomoral = list(fun = "calm", args = list(constraint = "soft", moral = "none")),
   calm_colide = list(fun = "calm", args = list(score = "colide")),
   golem_nv = list(fun = "golem_nv", args = list()),
+  # GOLEM-NV started from the GOLEM-EV solution, as GOLEM's authors run it
+  golem_nv_ev = list(fun = "golem_nv", args = list(init = "ev")),
   notears = list(fun = "notears_linear", args = list()),
   # Closer to the paper's Tetrad runs than pcalg's defaults: order-independent
   # (majority rule) v-structures for PC, Tetrad's sem-bic penalty discount 2
@@ -77,7 +79,9 @@ benchmark_registry <- c(benchmark_registry, local({
 #'   elements are such names or functions. Known names: `"calm"`,
 #'   `"calm_stg"`, `"calm_tanh"` (gates), `"calm_soft"` (soft constraint),
 #'   `"calm_nomoral"`, `"calm_soft_nomoral"` (no moral graph),
-#'   `"calm_colide"` (CoLiDE score), `"golem_nv"` ([golem_nv()]),
+#'   `"calm_colide"` (CoLiDE score), `"golem_nv"` ([golem_nv()], started
+#'   from zero), `"golem_nv_ev"` (started from the GOLEM-EV solution,
+#'   `golem_control(init = "ev")`, the procedure of GOLEM's authors),
 #'   `"notears"` ([notears_linear()]), `"pc"`, `"ges"` ([pc_pcalg()],
 #'   [ges_pcalg()], need pcalg; `"ges1"` and `"ges4"` use penalty discounts
 #'   1 and 4), `"calm_paper"` (CALM as in the paper, `refine = "none"` and

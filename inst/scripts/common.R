@@ -60,7 +60,7 @@ table_plan <- function(opts, methods, settings, reps = 10) {
     settings <- unique(settings)
     reps <- 2
     for (m in methods) {
-      if (m == "golem_nv") {
+      if (startsWith(m, "golem_nv")) {
         method_args[[m]] <- list(control = calm::golem_control(max_iter = 5000))
       }
       if (startsWith(m, "calm")) method_args[[m]] <- list(control = quick_calm_control())

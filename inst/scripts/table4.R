@@ -14,6 +14,6 @@ source(file.path(here, "common.R"))
 opts <- script_options()
 
 settings <- data.frame(d = 50, k = 1, n = Inf, standardized = c(TRUE, FALSE))
-run_benchmark_table("table4", c("calm", "calm_stg", "calm_tanh", "golem_nv", "calm_paper",
+run_benchmark_table("table4", c("calm", "calm_stg", "calm_tanh", "golem_nv", "golem_nv_ev", "calm_paper",
                                "calm_paper_stg", "calm_paper_tanh"), settings,
                     moral = "true", opts)

@@ -15,6 +15,6 @@ opts <- script_options()
 
 settings <- data.frame(d = c(50, 50, 100, 100), k = c(4, 4, 1, 1), n = Inf,
                        standardized = c(TRUE, FALSE, TRUE, FALSE))
-run_benchmark_table("table6", c("calm", "calm_stg", "calm_tanh", "golem_nv", "calm_paper",
+run_benchmark_table("table6", c("calm", "calm_stg", "calm_tanh", "golem_nv", "golem_nv_ev", "calm_paper",
                                "calm_paper_stg", "calm_paper_tanh"), settings,
                     moral = "true", opts)

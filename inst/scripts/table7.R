@@ -16,6 +16,6 @@ opts <- script_options()
 settings <- expand.grid(n = c(1000, 1e6), d = c(50, 50, 100), KEEP.OUT.ATTRS = FALSE)
 settings$k <- rep(c(1, 4, 1), each = 2)
 settings$standardized <- FALSE
-run_benchmark_table("table7", c("calm_paper", "calm", "boss", "golem_nv", "notears", "pc", "ges1",
+run_benchmark_table("table7", c("calm_paper", "calm", "boss", "golem_nv", "golem_nv_ev", "notears", "pc", "ges1",
                              "ges", "ges4"), settings,
                     moral = "default", opts)

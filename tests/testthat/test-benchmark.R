@@ -59,6 +59,19 @@ test_that("the calm variants are dispatched to calm() by name", {
   expect_false(is.na(res$shd))
 })
 
+test_that("golem_nv_ev starts GOLEM-NV from the GOLEM-EV solution", {
+  res <- benchmark_methods(c("golem_nv", "golem_nv_ev"), data.frame(d = 5, k = 1), reps = 1,
+                           method_args = list(golem_nv = list(max_iter = 300),
+                                              golem_nv_ev = list(max_iter = 300)),
+                           keep_fits = TRUE)
+  expect_true(all(is.na(res$error)))
+  fits <- attr(res, "fits")
+  expect_identical(fits[[1]]$settings$init, "zero")
+  expect_identical(fits[[2]]$settings$init, "ev")
+  # the same data and the same steps from another start: other weights
+  expect_false(isTRUE(all.equal(fits[[1]]$B_unthresholded, fits[[2]]$B_unthresholded)))
+})
+
 test_that("the paper's ablations are the variants without the refinement, in one fit", {
   reg <- calm:::benchmark_registry
   for (v in c("stg", "tanh", "soft", "nomoral", "soft_nomoral", "colide")) {
