@@ -126,6 +126,15 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
 #' made acyclic if needed, as for [golem_nv()]. The tuning parameters are
 #' collected by [notears_control()].
 #'
+#' R's L-BFGS-B (version 2.3 of the Fortran code) needs many more
+#' iterations than SciPy's (version 3.0, which the authors' code uses) on
+#' badly scaled data, such as non-standardized data from dense graphs with
+#' weights up to 2, where variances reach 10^6. A subproblem that stops at
+#' the iteration cap (`lbfgsb_max_iter`) is counted in
+#' `subproblems_at_limit` and gives a warning; the result is then worse
+#' than the authors' code would give on the same data (the *Reproducing the
+#' paper* vignette has the numbers).
+#'
 #' @inheritParams golem_nv
 #' @param control The tuning parameters: the result of [notears_control()]
 #'   (or a list of its arguments by name).
@@ -139,6 +148,8 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
 #'   round (`round`, `rho`, `h`, `objective`, `edges`, `seconds`, `alpha`,
 #'   `loss`, `evaluations`), `converged` says whether `h <= h_tol` was
 #'   reached, `W_unthresholded` holds the weights before thresholding,
+#'   `subproblems` counts the L-BFGS-B subproblems solved and
+#'   `subproblems_at_limit` those stopped by `lbfgsb_max_iter`,
 #'   `settings` has `standardize` and `control`, the [notears_control()]
 #'   used.
 #' @references Zheng, X., Aragam, B., Ravikumar, P. and Xing, E. P. (2018).
@@ -181,6 +192,12 @@ notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
     cli::cli_warn(c("NOTEARS stopped with h = {signif(res$h, 3)} > {.arg h_tol} = {h_tol}.",
                     i = "Reached {if (res$rho >= ctrl[['rho_max']]) 'rho_max' else 'max_rounds'}."))
   }
+  if (res$subproblems_at_limit > 0L) {
+    cap <- ctrl[["lbfgsb_max_iter"]]
+    cli::cli_warn(c(
+      "L-BFGS-B stopped at its iteration cap ({.arg lbfgsb_max_iter} = {cap}) in {res$subproblems_at_limit} of {res$subproblems} NOTEARS subproblem{?s}; the result may be far from a local optimum.",
+      i = "On badly scaled data, standardize or raise {.code notears_control(lbfgsb_max_iter = )}."))
+  }
   new_calm_fit(
     amat = post$B, sigma = r$sigma, n = r$n, B_raw = post$B, method = "notears",
     settings = list(standardize = standardize, control = ctrl),
@@ -188,7 +205,8 @@ notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
     call = call,
     extra = list(data_var = data_variances(x, cov, standardize),
                  W_unthresholded = set_node_names(res$W, r$names), h = res$h, rho = res$rho,
-                 evaluations = res$evaluations)
+                 evaluations = res$evaluations, subproblems = res$subproblems,
+                 subproblems_at_limit = res$subproblems_at_limit)
   )
 }
 

@@ -70,6 +70,8 @@ NotearsResult notears_linear_fit(const Eigen::MatrixXd& S, const NotearsOptions&
       BoxSolverStatus st = solver(w_new, lower, upper, f);
       evals += st.evaluations;
       res.evaluations += st.evaluations;
+      ++res.subproblems;
+      if (st.at_iteration_limit) ++res.subproblems_at_limit;
       if (st.interrupted) {
         res.interrupted = true;
         break;

@@ -43,6 +43,7 @@ using ObjectiveFn = std::function<double(const Eigen::VectorXd&, Eigen::VectorXd
 struct BoxSolverStatus {
   int evaluations = 0;
   int code = 0;             // solver's own code (0 = converged)
+  bool at_iteration_limit = false;  // stopped by its iteration cap, not converged
   std::string message;
   bool interrupted = false; // the caller's interrupt stopped the solver
 };
@@ -65,6 +66,8 @@ struct NotearsResult {
   double h = 0.0, rho = 0.0, alpha = 0.0;
   int rounds = 0;
   int evaluations = 0;
+  int subproblems = 0;           // solver calls
+  int subproblems_at_limit = 0;  // of which stopped by the solver's iteration cap
   bool converged = false;   // h <= h_tol reached
   bool interrupted = false;
   std::vector<NotearsTraceRow> trace;

@@ -101,6 +101,7 @@ calm::BoxSolver make_lbfgsb(int lmm, double factr, double pgtol, int maxit,
     calm::BoxSolverStatus st;
     st.evaluations = ctx.evaluations;
     st.code = fail;
+    st.at_iteration_limit = fail == 1;  // lbfgsb(): 1 = maxit reached
     st.message = msg;
     st.interrupted = ctx.interrupted;
     return st;
@@ -209,7 +210,9 @@ Rcpp::List cpp_notears_linear(const Eigen::Map<Eigen::MatrixXd> S, double lambda
   return Rcpp::List::create(
       Rcpp::Named("W") = res.W, Rcpp::Named("h") = res.h, Rcpp::Named("rho") = res.rho,
       Rcpp::Named("alpha") = res.alpha, Rcpp::Named("rounds") = res.rounds,
-      Rcpp::Named("evaluations") = res.evaluations, Rcpp::Named("converged") = res.converged,
+      Rcpp::Named("evaluations") = res.evaluations, Rcpp::Named("subproblems") = res.subproblems,
+      Rcpp::Named("subproblems_at_limit") = res.subproblems_at_limit,
+      Rcpp::Named("converged") = res.converged,
       Rcpp::Named("trace") = Rcpp::DataFrame::create(
           Rcpp::Named("round") = round, Rcpp::Named("rho") = rho, Rcpp::Named("alpha") = alpha,
           Rcpp::Named("h") = h, Rcpp::Named("objective") = obj, Rcpp::Named("loss") = loss,

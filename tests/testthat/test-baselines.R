@@ -108,6 +108,28 @@ test_that("notears_linear() recovers an equal-variance DAG from its covariance",
   expect_lte(fit$h, 1e-8)
   expect_equal(sum(abs((fit$amat != 0) - (sem$B != 0))), 0)
   expect_true(all(diff(fit$trace$rho) >= 0))
+  # every subproblem converged within L-BFGS-B's iteration cap
+  expect_gte(fit$subproblems, nrow(fit$trace))
+  expect_identical(fit$subproblems_at_limit, 0L)
+})
+
+test_that("notears_linear() counts and warns about subproblems stopped by the iteration cap", {
+  set.seed(5)
+  sem <- simulate_sem(6, k = 2)
+  capped <- function(cap) {
+    withCallingHandlers(
+      notears_linear(cov = sem$sigma, standardize = FALSE, max_rounds = 3,
+                     lbfgsb_max_iter = cap),
+      warning = function(w) {
+        if (grepl("stopped with h", conditionMessage(w))) invokeRestart("muffleWarning")
+      })
+  }
+  w <- expect_warning(fit <- capped(2), "iteration cap")
+  expect_match(cli::ansi_strip(conditionMessage(w)), "`lbfgsb_max_iter` = 2", fixed = TRUE)
+  expect_gt(fit$subproblems_at_limit, 0L)
+  expect_lte(fit$subproblems_at_limit, fit$subproblems)
+  roomy <- suppressWarnings(capped(15000))
+  expect_identical(roomy$subproblems_at_limit, 0L)
 })
 
 test_that("thresholding and acyclic post-processing drop weak edges and cycles", {

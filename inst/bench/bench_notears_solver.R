@@ -1,0 +1,101 @@
+# NOTEARS's L-BFGS-B subproblems on non-standardized 50-node ER4 (or ER1)
+# data (the graphs and data of inst/scripts/table7.R setting 3, or setting 1,
+# benchmark_methods() seed 2025): calm's notears_linear() (R's lbfgsb(),
+# L-BFGS-B 2.3) against the authors' reference code (SciPy's L-BFGS-B 3.0) on
+# the same data.
+#
+#   Rscript inst/bench/bench_notears_solver.R out.rds [reps] [notears_dir] [k]
+#
+# k: 4 (ER4, default) or 1 (ER1);
+# reps: comma-separated replicate numbers (default 1,2,3); notears_dir: a
+# folder holding the reference code's linear.py (from the xunzheng/notears
+# repository), run with the python3 on the PATH, which needs numpy and
+# scipy; without it only calm's side runs. For each graph the script prints
+# the final augmented-Lagrangian loss plus l1 term (lambda1 = 0.1) of the
+# unthresholded solution, h(W), and the SHD of CPDAG after the paper's
+# threshold 0.1 and acyclic post-processing. It also prints the first
+# subproblem (rho = 1, alpha = 0, from W = 0) solved by R's L-BFGS-B with
+# the iteration cap that notears_control() uses.
+suppressPackageStartupMessages(library(calm))
+a <- commandArgs(TRUE)
+out <- a[1]
+reps <- if (length(a) >= 2) as.integer(strsplit(a[2], ",")[[1]]) else 1:3
+notears_dir <- if (length(a) >= 3 && nzchar(a[3])) normalizePath(a[3]) else NULL
+k <- if (length(a) >= 4) as.numeric(a[4]) else 4
+if (!k %in% c(1, 4)) stop("k must be 1 or 4")
+
+setting <- calm:::settings_arg(data.frame(n = 1000, d = 50, k = k, standardized = FALSE))
+lambda1 <- 0.1
+penalised_loss <- function(W, S) {
+  M <- diag(nrow(S)) - W
+  0.5 * sum(M * (S %*% M)) + lambda1 * sum(abs(W))
+}
+shd_after_threshold <- function(W, B) {
+  W[abs(W) < 0.1] <- 0
+  compare_graphs(calm:::make_acyclic(W)$B != 0, B)$shd
+}
+first_subproblem <- function(S) {
+  d <- nrow(S)
+  f <- function(w) calm:::cpp_notears_objective(S, w, lambda1, 1, 0)
+  upper <- rep(Inf, 2 * d * d)
+  upper[c(seq(1, d * d, by = d + 1), d * d + seq(1, d * d, by = d + 1))] <- 0
+  ctl <- notears_control()
+  op <- stats::optim(numeric(2 * d * d), function(w) f(w)$objective, function(w) f(w)$gradient,
+                     method = "L-BFGS-B", lower = 0, upper = upper,
+                     control = list(maxit = ctl$lbfgsb_max_iter, factr = ctl$lbfgsb_factr,
+                                    pgtol = ctl$lbfgsb_pgtol, lmm = ctl$lbfgsb_memory))
+  c(objective = op$value, iterations = op$counts[["function"]])
+}
+
+driver <- file.path(tempdir(), "notears_reference.py")
+writeLines(c(
+  "import sys, numpy as np",
+  "sys.path.insert(0, sys.argv[1])",
+  "from linear import notears_linear",
+  "X = np.loadtxt(sys.argv[2], delimiter=',')",
+  "W = notears_linear(X, lambda1=0.1, loss_type='l2', w_threshold=0.0)",
+  "np.savetxt(sys.argv[3], W, delimiter=',')"), driver)
+
+rows <- list()
+for (rep in reps) {
+  seed <- calm:::benchmark_seed(2025, setting[1, ], rep)
+  calm:::with_local_seed(seed, {
+    sem <- simulate_sem(setting$d, k = setting$k, n = Inf, edges = setting$edges)
+    S <- stats::rWishart(1L, setting$n - 1, sem$sigma)[, , 1L] / setting$n
+  })
+  t0 <- proc.time()[["elapsed"]]
+  fit <- suppressWarnings(notears_linear(cov = S, n = setting$n, standardize = FALSE))
+  row <- data.frame(rep = rep, calm_shd = compare_graphs(fit, sem$B)$shd,
+                    calm_objective = penalised_loss(fit$W_unthresholded, S), calm_h = fit$h,
+                    calm_seconds = proc.time()[["elapsed"]] - t0)
+  sub <- first_subproblem(S)
+  row$calm_first_objective <- sub[["objective"]]
+  row$calm_first_iterations <- sub[["iterations"]]
+  if (!is.null(notears_dir)) {
+    # data whose centred cross-product is exactly S, for the reference code
+    z <- scale(matrix(stats::rnorm(setting$n * setting$d), setting$n), scale = FALSE)
+    X <- sqrt(setting$n) * qr.Q(qr(z)) %*% chol(S)
+    xfile <- tempfile(fileext = ".csv")
+    wfile <- tempfile(fileext = ".csv")
+    utils::write.table(X, xfile, sep = ",", row.names = FALSE, col.names = FALSE)
+    t0 <- proc.time()[["elapsed"]]
+    status <- system2("python3", c(driver, notears_dir, xfile, wfile))
+    if (status != 0) stop("the reference code failed on replicate ", rep)
+    W <- unname(as.matrix(utils::read.csv(wfile, header = FALSE)))
+    row$reference_shd <- shd_after_threshold(W, sem$B)
+    row$reference_objective <- penalised_loss(W, S)
+    row$reference_seconds <- proc.time()[["elapsed"]] - t0
+  }
+  print(row)
+  rows[[length(rows) + 1L]] <- row
+}
+res <- do.call(rbind, rows)
+attr(res, "info") <- list(date = format(Sys.time(), tz = "UTC", usetz = TRUE),
+                          R = R.version.string,
+                          command = paste("Rscript inst/bench/bench_notears_solver.R out.rds",
+                                          paste(reps, collapse = ","),
+                                          if (!is.null(notears_dir)) "NOTEARS_DIR" else "''", k))
+saveRDS(res, out)
+num <- vapply(res, is.numeric, logical(1))
+mean_se <- function(v) sprintf("%.1f +/- %.1f", mean(v), stats::sd(v) / sqrt(length(v)))
+print(vapply(res[num & names(res) != "rep"], mean_se, ""))
