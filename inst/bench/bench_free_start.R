@@ -16,15 +16,19 @@ a <- commandArgs(TRUE)
 out <- a[1]
 reps <- if (length(a) >= 2) as.integer(a[2]) else 10L
 seed <- if (length(a) >= 3) as.integer(a[3]) else 99001L
+# the refinement's score of every fit, recorded by the method functions (a
+# sequential plan, the default, runs them in this session)
 scores <- new.env()
+scores$rows <- list()
 fit_with <- function(free) {
   force(free)
   function(cov, n, standardize, sem) {
     f <- calm(cov = cov, n = n, standardize = standardize,
               moral = moral_graph(sem$B, output = "matrix"),
               control = calm_control(refine_order_free_starts = free), verbose = FALSE)
-    key <- paste(free, nrow(cov), sum(sem$B != 0), format(n), signif(sum(abs(sem$B)), 12))
-    assign(key, f$refine$score_after, envir = scores)
+    scores$rows[[length(scores$rows) + 1L]] <- data.frame(
+      free = free, d = nrow(cov), n = n, n_true = sum(sem$B != 0),
+      graph = sum(abs(sem$B)), score = f$refine$score_after)
     f
   }
 }
@@ -36,10 +40,13 @@ res <- benchmark_methods(methods, settings, reps = reps, seed = seed, moral = "t
 attr(res, "info") <- list(date = format(Sys.time(), tz = "UTC", usetz = TRUE),
                           command = paste("Rscript inst/bench/bench_free_start.R out.rds", reps, seed),
                           seconds = proc.time()[["elapsed"]] - t0,
-                          scores = as.list(scores))
+                          scores = do.call(rbind, scores$rows))
 saveRDS(res, out)
 print(format_table(res, metrics = c("shd", "time")))
-sc <- as.list(scores)
+sc <- do.call(rbind, scores$rows)
+# the two fits of each graph side by side (the graph's weights identify it)
+paired <- merge(sc[sc$free, ], sc[!sc$free, ], by = c("d", "n", "n_true", "graph"),
+                suffixes = c("", "_without"))
 for (s in split(res, list(res$d, res$k, res$n), drop = TRUE)) {
   a0 <- s[s$method == "no_free_start", ]
   a1 <- s[s$method == "default", ]
@@ -48,10 +55,8 @@ for (s in split(res, list(res$d, res$k, res$n), drop = TRUE)) {
   dif <- a1$shd - a0$shd
   cat(sprintf("d = %d ER%d n = %s: paired SHD difference (default - no free start) %.1f +/- %.1f",
               s$d[1], s$k[1], format(s$n[1]), mean(dif), stats::sd(dif) / sqrt(length(dif))))
-  keys <- grep(paste0("^TRUE ", s$d[1], " "), names(sc), value = TRUE)
-  keys <- keys[vapply(strsplit(keys, " "), `[`, "", 4) == format(s$n[1])]
-  ds <- vapply(keys, function(k) sc[[k]] - sc[[sub("^TRUE", "FALSE", k)]], numeric(1))
-  ds <- ds[vapply(strsplit(keys, " "), function(z) as.numeric(z[3]), 0) %in% s$n_true]
+  here <- paired$d == s$d[1] & paired$n == s$n[1] & paired$n_true %in% s$n_true
+  ds <- paired$score[here] - paired$score_without[here]
   cat(sprintf("; paired score difference %.4f +/- %.4f (min %.4f, max %.4f, %d graphs)\n",
               mean(ds), stats::sd(ds) / sqrt(length(ds)), min(ds), max(ds), length(ds)))
 }
