@@ -13,8 +13,8 @@ cpp_notears_objective <- function(S, w, lambda1, rho, alpha) {
     .Call(`_calm_cpp_notears_objective`, S, w, lambda1, rho, alpha)
 }
 
-cpp_notears_linear <- function(S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, report) {
-    .Call(`_calm_cpp_notears_linear`, S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, report)
+cpp_notears_linear <- function(S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, solver, report) {
+    .Call(`_calm_cpp_notears_linear`, S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, solver, report)
 }
 
 cpp_boss <- function(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes) {

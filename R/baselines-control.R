@@ -66,6 +66,17 @@ golem_control <- function(lambda1 = 2e-3, lambda2 = 5, lr = 1e-3, max_iter = 1e5
 #' L-BFGS-B subproblems use SciPy's defaults, and the paper's weight
 #' threshold 0.1.
 #'
+#' Two implementations of L-BFGS-B can solve the subproblems, with the same
+#' stopping rules. `"lbfgspp"` (the default) is the C++ LBFGSpp library's
+#' (by Yixuan Qiu, reached through the RcppNumerical package's headers);
+#' `"optim"` is R's own, the one `optim(method = "L-BFGS-B")` uses (a C
+#' translation of version 2.3 of the Fortran code). They agree on
+#' well-scaled problems. On badly scaled ones, such as non-standardized data
+#' from dense graphs, where variances reach 10^6, R's stops at the
+#' iteration cap far from the optimum (the *Reproducing the paper* vignette
+#' has the numbers). Stored results computed before this option existed
+#' used `"optim"`.
+#'
 #' @param lambda1 Weight of the l1 penalty.
 #' @param weight_threshold Edges with `|W_ij| <= weight_threshold` are
 #'   dropped.
@@ -80,6 +91,8 @@ golem_control <- function(lambda1 = 2e-3, lambda2 = 5, lr = 1e-3, max_iter = 1e5
 #'   and on the projected gradient.
 #' @param lbfgsb_max_iter Cap on the L-BFGS-B iterations of one round's
 #'   subproblem.
+#' @param solver Which L-BFGS-B solves the subproblems: `"lbfgspp"` or
+#'   `"optim"` (see Details).
 #' @param ... Must be empty; catches misspelt arguments.
 #' @return An object of class `notears_control`: a named list of the values
 #'   above, in this order.
@@ -87,6 +100,7 @@ golem_control <- function(lambda1 = 2e-3, lambda2 = 5, lr = 1e-3, max_iter = 1e5
 #' @examples
 #' notears_control()
 #' notears_control(lambda1 = 0.05, max_rounds = 20)
+#' notears_control(solver = "optim")$solver
 #' set.seed(1)
 #' sem <- simulate_sem(4, k = 1)
 #' fit <- notears_linear(cov = sem$sigma, control = notears_control(weight_threshold = 0.3))
@@ -95,7 +109,7 @@ golem_control <- function(lambda1 = 2e-3, lambda2 = 5, lr = 1e-3, max_iter = 1e5
 notears_control <- function(lambda1 = 0.1, weight_threshold = 0.1, max_rounds = 100,
                             h_tol = 1e-8, rho_max = 1e16, lbfgsb_memory = 10,
                             lbfgsb_factr = 1e7, lbfgsb_pgtol = 1e-5, lbfgsb_max_iter = 15000,
-                            ...) {
+                            solver = c("lbfgspp", "optim"), ...) {
   call <- environment()
   check_dots_empty(..., fn = "notears_control", call = call)
   ctrl <- list(
@@ -109,7 +123,8 @@ notears_control <- function(lambda1 = 0.1, weight_threshold = 0.1, max_rounds = 
     lbfgsb_factr = check_number(lbfgsb_factr, "lbfgsb_factr", lower = 0, call = call),
     lbfgsb_pgtol = check_number(lbfgsb_pgtol, "lbfgsb_pgtol", lower = 0, call = call),
     lbfgsb_max_iter = check_count(lbfgsb_max_iter, "lbfgsb_max_iter", min = 1, max = 1e8,
-                                  call = call)
+                                  call = call),
+    solver = match_choice(solver, c("lbfgspp", "optim"), "solver", call = call)
   )
   structure(ctrl, class = "notears_control")
 }

@@ -120,20 +120,21 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
 #' penalty `rho` starts at 1 and grows tenfold until `h` has fallen below a
 #' quarter of its previous value; the multiplier is updated once per round),
 #' `W` is split into nonnegative parts `W+ - W-` so that the l1 term is
-#' smooth, and each subproblem is solved by L-BFGS-B (R's own
-#' implementation, called from C++; objective and gradient are in C++). The
+#' smooth, and each subproblem is solved by L-BFGS-B (LBFGSpp's C++
+#' implementation by default, R's own with
+#' `notears_control(solver = "optim")`; objective and gradient are in C++). The
 #' estimate is thresholded at `weight_threshold` (the paper uses 0.1) and
 #' made acyclic if needed, as for [golem_nv()]. The tuning parameters are
 #' collected by [notears_control()].
 #'
-#' R's L-BFGS-B (version 2.3 of the Fortran code) needs many more
-#' iterations than SciPy's (version 3.0, which the authors' code uses) on
-#' badly scaled data, such as non-standardized data from dense graphs with
-#' weights up to 2, where variances reach 10^6. A subproblem that stops at
-#' the iteration cap (`lbfgsb_max_iter`) is counted in
-#' `subproblems_at_limit` and gives a warning; the result is then worse
-#' than the authors' code would give on the same data (the *Reproducing the
-#' paper* vignette has the numbers).
+#' On badly scaled data, such as non-standardized data from dense graphs
+#' with weights up to 2, where variances reach 10^6, the subproblems are
+#' hard for every L-BFGS-B: they may run to the iteration cap
+#' (`lbfgsb_max_iter`). Such subproblems are counted in
+#' `subproblems_at_limit` and give a warning. R's L-BFGS-B (version 2.3 of
+#' the Fortran code) then stops much further from the optimum than SciPy's
+#' (version 3.0, which the authors' code uses) or LBFGSpp's (the
+#' *Reproducing the paper* vignette has the numbers).
 #'
 #' @inheritParams golem_nv
 #' @param control The tuning parameters: the result of [notears_control()]
@@ -180,7 +181,7 @@ notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
   res <- cpp_notears_linear(r$sigma, ctrl[["lambda1"]], ctrl[["max_rounds"]], ctrl[["h_tol"]],
                             ctrl[["rho_max"]], ctrl[["weight_threshold"]], ctrl[["lbfgsb_memory"]],
                             ctrl[["lbfgsb_factr"]], ctrl[["lbfgsb_pgtol"]],
-                            ctrl[["lbfgsb_max_iter"]], report)
+                            ctrl[["lbfgsb_max_iter"]], ctrl[["solver"]], report)
   post <- threshold_acyclic(set_node_names(res$W, r$names), ctrl[["weight_threshold"]])
   elapsed <- proc.time()[["elapsed"]] - t0
   tr <- res$trace

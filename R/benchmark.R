@@ -20,6 +20,9 @@ benchmark_registry <- list(
   # GOLEM-NV started from the GOLEM-EV solution, as GOLEM's authors run it
   golem_nv_ev = list(fun = "golem_nv", args = list(init = "ev")),
   notears = list(fun = "notears_linear", args = list()),
+  # NOTEARS with R's L-BFGS-B, as the stored NOTEARS rows before
+  # notears_control(solver = ) existed
+  notears_optim = list(fun = "notears_linear", args = list(solver = "optim")),
   # Closer to the paper's Tetrad runs than pcalg's defaults: order-independent
   # (majority rule) v-structures for PC, Tetrad's sem-bic penalty discount 2
   # for GES.
@@ -82,7 +85,9 @@ benchmark_registry <- c(benchmark_registry, local({
 #'   `"calm_colide"` (CoLiDE score), `"golem_nv"` ([golem_nv()], started
 #'   from zero), `"golem_nv_ev"` (started from the GOLEM-EV solution,
 #'   `golem_control(init = "ev")`, the procedure of GOLEM's authors),
-#'   `"notears"` ([notears_linear()]), `"pc"`, `"ges"` ([pc_pcalg()],
+#'   `"notears"` ([notears_linear()]; `"notears_optim"` solves its
+#'   subproblems with R's L-BFGS-B, `notears_control(solver = "optim")`),
+#'   `"pc"`, `"ges"` ([pc_pcalg()],
 #'   [ges_pcalg()], need pcalg; `"ges1"` and `"ges4"` use penalty discounts
 #'   1 and 4), `"calm_paper"` (CALM as in the paper, `refine = "none"` and
 #'   `split_components = FALSE`; `"calm"` is calm's default, and the variants

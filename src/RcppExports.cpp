@@ -59,8 +59,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_notears_linear
-Rcpp::List cpp_notears_linear(const Eigen::Map<Eigen::MatrixXd> S, double lambda1, int max_iter, double h_tol, double rho_max, double edge_threshold, int lmm, double factr, double pgtol, int maxit, Rcpp::Nullable<Rcpp::Function> report);
-RcppExport SEXP _calm_cpp_notears_linear(SEXP SSEXP, SEXP lambda1SEXP, SEXP max_iterSEXP, SEXP h_tolSEXP, SEXP rho_maxSEXP, SEXP edge_thresholdSEXP, SEXP lmmSEXP, SEXP factrSEXP, SEXP pgtolSEXP, SEXP maxitSEXP, SEXP reportSEXP) {
+Rcpp::List cpp_notears_linear(const Eigen::Map<Eigen::MatrixXd> S, double lambda1, int max_iter, double h_tol, double rho_max, double edge_threshold, int lmm, double factr, double pgtol, int maxit, std::string solver, Rcpp::Nullable<Rcpp::Function> report);
+RcppExport SEXP _calm_cpp_notears_linear(SEXP SSEXP, SEXP lambda1SEXP, SEXP max_iterSEXP, SEXP h_tolSEXP, SEXP rho_maxSEXP, SEXP edge_thresholdSEXP, SEXP lmmSEXP, SEXP factrSEXP, SEXP pgtolSEXP, SEXP maxitSEXP, SEXP solverSEXP, SEXP reportSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type S(SSEXP);
@@ -73,8 +73,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type factr(factrSEXP);
     Rcpp::traits::input_parameter< double >::type pgtol(pgtolSEXP);
     Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
+    Rcpp::traits::input_parameter< std::string >::type solver(solverSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type report(reportSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_notears_linear(S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, report));
+    rcpp_result_gen = Rcpp::wrap(cpp_notears_linear(S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, solver, report));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -450,7 +451,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_golem_nv_objective", (DL_FUNC) &_calm_cpp_golem_nv_objective, 5},
     {"_calm_cpp_golem_nv", (DL_FUNC) &_calm_cpp_golem_nv, 10},
     {"_calm_cpp_notears_objective", (DL_FUNC) &_calm_cpp_notears_objective, 5},
-    {"_calm_cpp_notears_linear", (DL_FUNC) &_calm_cpp_notears_linear, 11},
+    {"_calm_cpp_notears_linear", (DL_FUNC) &_calm_cpp_notears_linear, 12},
     {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 7},
     {"_calm_cpp_calm_fit", (DL_FUNC) &_calm_cpp_calm_fit, 9},
     {"_calm_cpp_calm_objective", (DL_FUNC) &_calm_cpp_calm_objective, 10},

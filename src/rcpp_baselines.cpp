@@ -1,7 +1,8 @@
 // Rcpp glue for the differentiable baselines: GOLEM-NV (src/golem.cpp) and
 // linear NOTEARS (src/notears.cpp). Argument checks happen in R
-// (R/baselines.R). NOTEARS's subproblems are solved by R's own L-BFGS-B
-// (lbfgsb() from R_ext/Applic.h), handed to the core as a callback.
+// (R/baselines.R). NOTEARS's subproblems are solved by LBFGSpp's L-BFGS-B
+// (src/box_solver.h) or by R's own (lbfgsb() from R_ext/Applic.h, built
+// here), handed to the core as a callback.
 #include <Rcpp.h>
 #include <RcppEigen.h>
 #include <R_ext/Applic.h>
@@ -9,8 +10,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <limits>
 
+#include "box_solver.h"
 #include "golem.h"
 #include "notears.h"
 #include "rcpp_interrupt.h"
@@ -176,7 +179,7 @@ Rcpp::List cpp_notears_objective(const Eigen::Map<Eigen::MatrixXd> S, const Eige
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_notears_linear(const Eigen::Map<Eigen::MatrixXd> S, double lambda1, int max_iter,
                               double h_tol, double rho_max, double edge_threshold, int lmm,
-                              double factr, double pgtol, int maxit,
+                              double factr, double pgtol, int maxit, std::string solver,
                               Rcpp::Nullable<Rcpp::Function> report) {
   calm::NotearsOptions opt;
   opt.lambda1 = lambda1;
@@ -189,8 +192,15 @@ Rcpp::List cpp_notears_linear(const Eigen::Map<Eigen::MatrixXd> S, double lambda
   const calm::ProgressFn progress = calm_glue::progress_callback([&](const calm::Progress& p) {
     if (has_report && p.report) fn(p.round, p.rho, p.h, p.edges);
   });
-  calm::NotearsResult res = calm::notears_linear_fit(
-      S, opt, make_lbfgsb(lmm, factr, pgtol, maxit, progress), progress);
+  calm::LbfgsbOptions box;
+  box.memory = lmm;
+  box.factr = factr;
+  box.pgtol = pgtol;
+  box.max_iter = maxit;
+  const calm::BoxSolver box_solver = solver == "optim"
+                                         ? make_lbfgsb(lmm, factr, pgtol, maxit, progress)
+                                         : calm::make_lbfgspp_solver(box, progress);
+  calm::NotearsResult res = calm::notears_linear_fit(S, opt, box_solver, progress);
   if (res.interrupted) throw Rcpp::internal::InterruptedException();
   const std::size_t m = res.trace.size();
   Rcpp::IntegerVector round(m), edges(m), evals(m);

@@ -75,6 +75,12 @@ if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1 && [ -z "${CALM_NO
 fi
 Rscript -e 'cat("R uses BLAS:", extSoftVersion()[["BLAS"]], "\n"); cat("R uses LAPACK:", La_library(), "\n")' || true
 
+# RcppNumerical (headers of the LBFGSpp library, which calm's NOTEARS
+# uses; calm links to it at build time): not in Debian, so from CRAN, for
+# root and other users alike.
+Rscript -e 'source("tools/repos.R"); if (!requireNamespace("RcppNumerical", quietly = TRUE)) install.packages("RcppNumerical", quiet = TRUE); if (!requireNamespace("RcppNumerical", quietly = TRUE)) quit(status = 1)' ||
+  { echo "RcppNumerical could not be installed"; exit 1; }
+
 # Suggested packages Debian does not ship: pcalg and bnlearn. bnlearn >= 5 needs
 # a newer R than Debian 12's 4.2; 4.9 is its last release for R 4.2, taken from
 # CRAN's archive. (dagitty is not installed: it needs V8, whose Debian package

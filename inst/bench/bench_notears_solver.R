@@ -1,21 +1,25 @@
 # NOTEARS's L-BFGS-B subproblems on non-standardized 50-node ER4 (or ER1)
 # data (the graphs and data of inst/scripts/table7.R setting 3, or setting 1,
-# benchmark_methods() seed 2025): calm's notears_linear() (R's lbfgsb(),
-# L-BFGS-B 2.3) against the authors' reference code (SciPy's L-BFGS-B 3.0) on
-# the same data.
+# benchmark_methods() seed 2025): calm's notears_linear() with each of its
+# two solvers (notears_control(solver = "lbfgspp"), the C++ LBFGSpp
+# library's L-BFGS-B, and solver = "optim", R's lbfgsb(), L-BFGS-B 2.3)
+# against the authors' reference code (SciPy's L-BFGS-B 3.0) on the same
+# data.
 #
-#   Rscript inst/bench/bench_notears_solver.R out.rds [reps] [notears_dir] [k]
+#   Rscript inst/bench/bench_notears_solver.R out.rds [reps] [notears_dir] [k] [solvers]
 #
-# k: 4 (ER4, default) or 1 (ER1);
-# reps: comma-separated replicate numbers (default 1,2,3); notears_dir: a
-# folder holding the reference code's linear.py (from the xunzheng/notears
-# repository), run with the python3 on the PATH, which needs numpy and
-# scipy; without it only calm's side runs. For each graph the script prints
-# the final augmented-Lagrangian loss plus l1 term (lambda1 = 0.1) of the
-# unthresholded solution, h(W), and the SHD of CPDAG after the paper's
-# threshold 0.1 and acyclic post-processing. It also prints the first
-# subproblem (rho = 1, alpha = 0, from W = 0) solved by R's L-BFGS-B with
-# the iteration cap that notears_control() uses.
+# k: 4 (ER4, default) or 1 (ER1); solvers: comma-separated, from lbfgspp
+# and optim (default both); reps: comma-separated replicate numbers
+# (default 1,2,3); notears_dir: a folder holding the reference code's
+# linear.py (from the xunzheng/notears repository), run with the python3 on
+# the PATH, which needs numpy and scipy; '' or no folder: calm's side only.
+# For each graph and solver the script prints the final loss plus l1 term
+# (lambda1 = 0.1) of the unthresholded solution, h(W), the subproblems
+# stopped at the iteration cap, and the SHD of CPDAG after the paper's
+# threshold 0.1 and acyclic post-processing. With solver optim it also
+# prints the first subproblem (rho = 1, alpha = 0, from W = 0) solved by
+# R's L-BFGS-B through optim() with the iteration cap that
+# notears_control() uses.
 suppressPackageStartupMessages(library(calm))
 a <- commandArgs(TRUE)
 out <- a[1]
@@ -23,6 +27,8 @@ reps <- if (length(a) >= 2) as.integer(strsplit(a[2], ",")[[1]]) else 1:3
 notears_dir <- if (length(a) >= 3 && nzchar(a[3])) normalizePath(a[3]) else NULL
 k <- if (length(a) >= 4) as.numeric(a[4]) else 4
 if (!k %in% c(1, 4)) stop("k must be 1 or 4")
+solvers <- if (length(a) >= 5) strsplit(a[5], ",")[[1]] else c("lbfgspp", "optim")
+if (!all(solvers %in% c("lbfgspp", "optim"))) stop("solvers must be lbfgspp and/or optim")
 
 setting <- calm:::settings_arg(data.frame(n = 1000, d = 50, k = k, standardized = FALSE))
 lambda1 <- 0.1
@@ -63,14 +69,22 @@ for (rep in reps) {
     sem <- simulate_sem(setting$d, k = setting$k, n = Inf, edges = setting$edges)
     S <- stats::rWishart(1L, setting$n - 1, sem$sigma)[, , 1L] / setting$n
   })
-  t0 <- proc.time()[["elapsed"]]
-  fit <- suppressWarnings(notears_linear(cov = S, n = setting$n, standardize = FALSE))
-  row <- data.frame(rep = rep, calm_shd = compare_graphs(fit, sem$B)$shd,
-                    calm_objective = penalised_loss(fit$W_unthresholded, S), calm_h = fit$h,
-                    calm_seconds = proc.time()[["elapsed"]] - t0)
-  sub <- first_subproblem(S)
-  row$calm_first_objective <- sub[["objective"]]
-  row$calm_first_iterations <- sub[["iterations"]]
+  row <- data.frame(rep = rep)
+  for (solver in solvers) {
+    t0 <- proc.time()[["elapsed"]]
+    fit <- suppressWarnings(notears_linear(cov = S, n = setting$n, standardize = FALSE,
+                                           solver = solver))
+    row[[paste0(solver, "_shd")]] <- compare_graphs(fit, sem$B)$shd
+    row[[paste0(solver, "_objective")]] <- penalised_loss(fit$W_unthresholded, S)
+    row[[paste0(solver, "_h")]] <- fit$h
+    row[[paste0(solver, "_at_limit")]] <- fit$subproblems_at_limit
+    row[[paste0(solver, "_seconds")]] <- proc.time()[["elapsed"]] - t0
+  }
+  if ("optim" %in% solvers) {
+    sub <- first_subproblem(S)
+    row$optim_first_objective <- sub[["objective"]]
+    row$optim_first_iterations <- sub[["iterations"]]
+  }
   if (!is.null(notears_dir)) {
     # data whose centred cross-product is exactly S, for the reference code
     z <- scale(matrix(stats::rnorm(setting$n * setting$d), setting$n), scale = FALSE)
@@ -94,7 +108,8 @@ attr(res, "info") <- list(date = format(Sys.time(), tz = "UTC", usetz = TRUE),
                           R = R.version.string,
                           command = paste("Rscript inst/bench/bench_notears_solver.R out.rds",
                                           paste(reps, collapse = ","),
-                                          if (!is.null(notears_dir)) "NOTEARS_DIR" else "''", k))
+                                          if (!is.null(notears_dir)) "NOTEARS_DIR" else "''", k,
+                                          paste(solvers, collapse = ",")))
 saveRDS(res, out)
 num <- vapply(res, is.numeric, logical(1))
 mean_se <- function(v) sprintf("%.1f +/- %.1f", mean(v), stats::sd(v) / sqrt(length(v)))

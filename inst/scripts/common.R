@@ -45,11 +45,11 @@ script_options <- function(defaults = list()) {
 
 # Settings and methods of a table, shrunk in quick mode: graphs of at most
 # 10 nodes, 2 replicates, short optimisation runs.
-table_plan <- function(opts, methods, settings, reps = 10) {
+table_plan <- function(opts, methods, settings, reps = 10, extra = character()) {
   if (!is.null(opts$methods)) {
-    unknown <- setdiff(opts$methods, methods)
+    unknown <- setdiff(opts$methods, c(methods, extra))
     if (length(unknown)) stop("not a method of this table: ", paste(unknown, collapse = ", "))
-    methods <- intersect(methods, opts$methods)
+    methods <- intersect(c(methods, extra), opts$methods)
   }
   if (!is.null(opts$settings)) settings <- settings[opts$settings, , drop = FALSE]
   method_args <- list()
@@ -115,9 +115,11 @@ store_result <- function(name, result, opts, started, methods = NULL, all_method
 }
 
 # Runs one benchmark table end to end and prints it next to the paper's.
-run_benchmark_table <- function(name, methods, settings, moral, opts) {
+# `extra`: methods run only when --methods names them (e.g. notears_optim,
+# which reproduces NOTEARS rows stored before notears_control(solver = )).
+run_benchmark_table <- function(name, methods, settings, moral, opts, extra = character()) {
   started <- Sys.time()
-  plan <- table_plan(opts, methods, settings)
+  plan <- table_plan(opts, methods, settings, extra = extra)
   message(sprintf("%s: %d method(s) x %d setting(s) x %d replicate(s)%s", name,
                   length(plan$methods), nrow(plan$settings), plan$reps,
                   if (opts$quick) " (quick mode)" else ""))

@@ -34,6 +34,8 @@ test_that("notears_control() returns every field, validated, in a classed list",
   expect_named(ctrl, fields_of(notears_control))
   expect_identical(ctrl$max_rounds, 100L)
   expect_identical(ctrl$lbfgsb_memory, 10L)
+  expect_identical(ctrl$solver, "lbfgspp")
+  expect_identical(notears_control(solver = "o")$solver, "optim")
   expect_output(print(ctrl), "<notears_control>")
 })
 
@@ -87,7 +89,7 @@ test_that("every notears_control() field reaches the fitter", {
   ref <- fit_with()
   changed <- list(lambda1 = 0.3, weight_threshold = 0.6, max_rounds = 2, h_tol = 1e-3,
                   rho_max = 10, lbfgsb_memory = 2, lbfgsb_factr = 1e13, lbfgsb_pgtol = 0.1,
-                  lbfgsb_max_iter = 3)
+                  lbfgsb_max_iter = 3, solver = "optim")
   expect_setequal(names(changed), fields_of(notears_control))
   for (f in names(changed)) {
     fit <- do.call(fit_with, changed[f])
@@ -104,7 +106,7 @@ test_that("bad control values are refused with an error naming the field", {
                     init = "random", ev_lambda1 = "a", trace_every = 1.5)
   bad_notears <- list(lambda1 = -1, weight_threshold = NA, max_rounds = 0, h_tol = -1,
                       rho_max = 0.5, lbfgsb_memory = 0, lbfgsb_factr = -1, lbfgsb_pgtol = Inf,
-                      lbfgsb_max_iter = 2.5)
+                      lbfgsb_max_iter = 2.5, solver = "bfgs")
   expect_setequal(names(bad_golem), fields_of(golem_control))
   expect_setequal(names(bad_notears), fields_of(notears_control))
   names_field <- function(expr, f) {

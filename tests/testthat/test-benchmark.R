@@ -59,6 +59,15 @@ test_that("the calm variants are dispatched to calm() by name", {
   expect_false(is.na(res$shd))
 })
 
+test_that("notears_optim is NOTEARS with R's L-BFGS-B", {
+  res <- benchmark_methods(c("notears", "notears_optim"), data.frame(d = 4, k = 1), reps = 1,
+                           keep_fits = TRUE)
+  expect_true(all(is.na(res$error)))
+  fits <- attr(res, "fits")
+  expect_identical(fits[[1]]$settings$control$solver, "lbfgspp")
+  expect_identical(fits[[2]]$settings$control$solver, "optim")
+})
+
 test_that("golem_nv_ev starts GOLEM-NV from the GOLEM-EV solution", {
   res <- benchmark_methods(c("golem_nv", "golem_nv_ev"), data.frame(d = 5, k = 1), reps = 1,
                            method_args = list(golem_nv = list(max_iter = 300),

@@ -5,12 +5,13 @@
 
 # Starts `fun` in a child R process, waits until it has started its long
 # computation (it creates the file `signal`), lets it run `run_for` seconds,
-# sends SIGINT and waits for the child to end. Returns the child's result
+# sends SIGINT and waits for the child to end (`args`: more arguments for
+# `fun`). Returns the child's result
 # and the seconds between the interrupt and the child's exit.
-interrupt_child <- function(fun, run_for = 1.5, setup_timeout = 60) {
+interrupt_child <- function(fun, run_for = 1.5, setup_timeout = 60, args = list()) {
   signal <- tempfile("calm-interrupt-")
   on.exit(unlink(signal), add = TRUE)
-  p <- callr::r_bg(fun, args = list(signal = signal))
+  p <- callr::r_bg(fun, args = c(list(signal = signal), args))
   on.exit(p$kill(), add = TRUE)
   waited <- 0
   while (!file.exists(signal) && p$is_alive() && waited < setup_timeout) {
@@ -105,4 +106,29 @@ test_that("an interrupt stops a long exact search and R stays usable", {
   # polled between nodes' tables (well under a second each) and every 2^16
   # subsets of the dynamic programme
   expect_lt(out$stopped_after, 3)
+})
+
+test_that("an interrupt stops a long NOTEARS fit with either L-BFGS-B and R stays usable", {
+  skip_on_cran()
+  skip_on_os("windows")
+  skip_if_not_installed("callr")
+  for (solver in c("lbfgspp", "optim")) {
+    out <- interrupt_child(function(signal, solver) {
+      library(calm)
+      set.seed(1)
+      # non-standardized dense data: every subproblem runs long
+      sem <- simulate_sem(40, k = 4)
+      file.create(signal)
+      res <- tryCatch({
+        suppressWarnings(notears_linear(cov = sem$sigma, standardize = FALSE, solver = solver))
+        "finished"
+      }, interrupt = function(e) "interrupted")
+      fit <- notears_linear(cov = sem$sigma[1:4, 1:4], solver = solver)
+      list(res = res, after = 1 + 1, small = inherits(fit, "calm_fit"))
+    }, args = list(solver = solver))
+    expect_identical(out$result$res, "interrupted", label = solver)
+    expect_identical(out$result$after, 2)
+    expect_true(out$result$small)
+    expect_lt(out$stopped_after, 3)
+  }
 })

@@ -1,7 +1,8 @@
 // Sanitizer driver for the baselines and the l1-inconsistency search:
 // GOLEM-NV (src/golem.*), linear NOTEARS (src/notears.*, with a small
 // projected-gradient box solver standing in for R's L-BFGS-B, which the R
-// glue injects) and the variable-order search (src/permutations.*).
+// glue injects, and with LBFGSpp's L-BFGS-B from src/box_solver.*) and the
+// variable-order search (src/permutations.*).
 // Objectives are checked against finite differences, short runs (a few
 // hundred steps, a few augmented-Lagrangian rounds) must give finite
 // results, regression DAGs must reproduce the covariance, and every order
@@ -14,6 +15,7 @@
 #include <random>
 #include <vector>
 
+#include "box_solver.h"
 #include "golem.h"
 #include "graph_core.h"
 #include "notears.h"
@@ -191,6 +193,71 @@ void notears_cases(std::mt19937_64& rng) {
   }
 }
 
+// LBFGSpp's L-BFGS-B (src/box_solver.*): exact on a separable quadratic
+// over a box, survives non-finite values, stops on request, and drives
+// whole NOTEARS fits to a nearly acyclic W.
+void box_solver_cases(std::mt19937_64& rng) {
+  std::normal_distribution<double> z(0.0, 2.0);
+  calm::LbfgsbOptions opt;
+  calm::LbfgsbOptions tight = opt;  // stop on the projected gradient (or no change at all)
+  tight.pgtol = 1e-9;
+  tight.factr = 0.0;
+  for (int n : {1, 3, 20}) {
+    Eigen::VectorXd c(n), scale(n);
+    for (int k = 0; k < n; ++k) {
+      c(k) = z(rng);
+      scale(k) = std::pow(10.0, static_cast<double>(k % 4));  // badly scaled
+    }
+    const Eigen::VectorXd lower = Eigen::VectorXd::Zero(n), upper = Eigen::VectorXd::Ones(n);
+    const calm::ObjectiveFn f = [&](const Eigen::VectorXd& x, Eigen::VectorXd* g) {
+      if (g) *g = scale.cwiseProduct(x - c);
+      return 0.5 * (x - c).cwiseAbs2().dot(scale);
+    };
+    Eigen::VectorXd x = Eigen::VectorXd::Constant(n, 0.5);
+    const calm::BoxSolverStatus st = calm::make_lbfgspp_solver(tight, calm::ProgressFn())(x, lower, upper, f);
+    CHECK(st.code == 0 && !st.interrupted && !st.at_iteration_limit && st.evaluations > 0);
+    CHECK((x - c.cwiseMax(lower).cwiseMin(upper)).cwiseAbs().maxCoeff() < 1e-6);
+    // non-finite values far from the start: the solver steps back
+    const calm::ObjectiveFn wall = [&](const Eigen::VectorXd& y, Eigen::VectorXd* g) {
+      if (g) *g = y - c;
+      if (y.norm() > 1.5 * c.norm() + 1.0) return std::numeric_limits<double>::quiet_NaN();
+      return 0.5 * (y - c).squaredNorm();
+    };
+    const Eigen::VectorXd free_lower = Eigen::VectorXd::Constant(n, -std::numeric_limits<double>::infinity());
+    const Eigen::VectorXd free_upper = Eigen::VectorXd::Constant(n, std::numeric_limits<double>::infinity());
+    Eigen::VectorXd y = Eigen::VectorXd::Zero(n);
+    calm::make_lbfgspp_solver(opt, calm::ProgressFn())(y, free_lower, free_upper, wall);
+    CHECK(y.allFinite() && std::isfinite(wall(y, nullptr)));
+    // an iteration cap of 1 is reported as such on a problem it cannot finish
+    calm::LbfgsbOptions one = opt;
+    one.max_iter = 1;
+    Eigen::VectorXd x1 = Eigen::VectorXd::Constant(n, 0.5);
+    const calm::BoxSolverStatus capped = calm::make_lbfgspp_solver(one, calm::ProgressFn())(x1, lower, upper, f);
+    CHECK(capped.code == 0 || capped.at_iteration_limit);
+  }
+  for (int d : {1, 2, 3, 5, 8}) {
+    Eigen::MatrixXd S = to_correlation(random_sigma(d, rng));
+    calm::NotearsOptions nopt;
+    calm::NotearsResult res =
+        calm::notears_linear_fit(S, nopt, calm::make_lbfgspp_solver(opt, calm::ProgressFn()),
+                                 calm::ProgressFn());
+    CHECK(res.W.rows() == d && res.W.allFinite() && !res.interrupted);
+    CHECK(res.h <= 1e-6 && res.subproblems >= res.rounds);
+    // a request to stop, polled every 50 evaluations, ends the fit
+    int polls = 0;
+    calm::ProgressFn stop = [&polls](const calm::Progress& p) {
+      if (p.report) return false;
+      ++polls;
+      return true;
+    };
+    calm::NotearsResult stopped =
+        calm::notears_linear_fit(S, nopt, calm::make_lbfgspp_solver(opt, stop), calm::ProgressFn());
+    CHECK(stopped.W.allFinite());
+    CHECK(stopped.interrupted == (polls > 0));
+    CHECK(polls <= 1);
+  }
+}
+
 std::uint64_t factorial(int d) {
   std::uint64_t f = 1;
   for (int k = 2; k <= d; ++k) f *= static_cast<std::uint64_t>(k);
@@ -242,6 +309,7 @@ int main() {
   std::mt19937_64 rng(777);
   golem_cases(rng);
   notears_cases(rng);
+  box_solver_cases(rng);
   permutation_cases(rng);
   return report("driver_baselines");
 }

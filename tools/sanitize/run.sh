@@ -9,11 +9,12 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 eigen="$(Rscript -e 'cat(system.file("include", package = "RcppEigen"))')"
+numerical="$(Rscript -e 'cat(system.file("include", package = "RcppNumerical"))')"
 build="$(mktemp -d)"
 trap 'rm -rf "$build"' EXIT
 CXX="${CXX:-g++}"
 FLAGS="-std=c++17 -O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DEIGEN_NO_DEBUG -DEIGEN_DONT_PARALLELIZE -Wno-ignored-attributes -Wno-deprecated-declarations"
-INCLUDES="-I$root/src -I$root/tools/sanitize -isystem $eigen"
+INCLUDES="-I$root/src -I$root/tools/sanitize -isystem $eigen -isystem $numerical"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 start=$SECONDS
