@@ -2,8 +2,9 @@
 // 2018): min 1/2 tr((I-W)^T S (I-W)) + lambda1 ||W||_1 s.t. h_exp(W * W) = 0,
 // solved by the augmented Lagrangian method with W = W+ - W- (both >= 0) and
 // a box-constrained quasi-Newton solver for each subproblem. The solver is
-// injected by the caller (the R glue uses R's own L-BFGS-B), which keeps this
-// core free of R. Pure C++ (Eigen).
+// injected by the caller (the R glue passes LBFGSpp's L-BFGS-B from
+// box_solver.h, or R's own), which keeps this core free of R. Pure C++
+// (Eigen).
 #ifndef CALM_NOTEARS_H
 #define CALM_NOTEARS_H
 

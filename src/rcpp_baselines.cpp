@@ -10,8 +10,8 @@
 
 #include <cmath>
 #include <cstring>
-#include <string>
 #include <limits>
+#include <string>
 
 #include "box_solver.h"
 #include "golem.h"
