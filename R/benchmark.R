@@ -109,6 +109,12 @@ benchmark_registry <- c(benchmark_registry, local({
 #'   (default `TRUE`) and `edges` (`"expected"`, default, or `"exact"`; see
 #'   [simulate_dag()]).
 #' @param reps Number of replicates per setting.
+#' @param replicates Which replicates to run: a vector of distinct replicate
+#'   numbers, by default `seq_len(reps)` (then `reps` is ignored). A
+#'   replicate's data depend only on `seed`, the setting and the replicate
+#'   number, so a subset gives exactly those rows of the full run: a long
+#'   grid can be run in chunks (e.g. `replicates = 1:5`, later `6:10`) and
+#'   the chunks bound with [rbind()].
 #' @param seed Base seed (an integer).
 #' @param method_args A named list: for a method name, a list of further
 #'   arguments for that method (e.g.
@@ -136,10 +142,15 @@ benchmark_registry <- c(benchmark_registry, local({
 #' format_table(res)
 #' @export
 benchmark_methods <- function(methods, settings, reps = 10, seed = 1, method_args = list(),
-                              moral = c("default", "true"), keep_fits = FALSE) {
+                              moral = c("default", "true"), keep_fits = FALSE,
+                              replicates = NULL) {
   methods <- methods_arg(methods)
   settings <- settings_arg(settings)
-  reps <- check_count(reps, min = 1)
+  replicates <- if (is.null(replicates)) {
+    seq_len(check_count(reps, min = 1))
+  } else {
+    replicates_arg(replicates)
+  }
   seed <- check_count(seed, max = .Machine$integer.max)
   moral <- match_choice(moral, c("default", "true"), "moral", environment())
   check_flag(keep_fits)
@@ -148,7 +159,7 @@ benchmark_methods <- function(methods, settings, reps = 10, seed = 1, method_arg
     abort_arg("method_args", "must be a list named by methods in {.arg methods}.",
               call = environment())
   }
-  tasks <- expand.grid(method = seq_along(methods), rep = seq_len(reps),
+  tasks <- expand.grid(method = seq_along(methods), rep = replicates,
                        setting = seq_len(nrow(settings)), KEEP.OUT.ATTRS = FALSE)
   p <- progressr::progressor(steps = nrow(tasks))
   run_task <- function(i) {
@@ -245,6 +256,17 @@ benchmark_seed <- function(base_seed, s, rep) {
   h <- 0
   for (code in utf8ToInt(key)) h <- (h * 131 + code) %% 2147483629
   as.integer(h) + 1L
+}
+
+replicates_arg <- function(replicates, call = parent.frame()) {
+  ok <- is.numeric(replicates) && length(replicates) >= 1L && !anyNA(replicates) &&
+    all(is.finite(replicates)) && all(replicates >= 1) && all(replicates == round(replicates)) &&
+    !anyDuplicated(replicates) && all(replicates <= .Machine$integer.max)
+  if (!ok) {
+    abort_arg("replicates", "must be distinct positive whole numbers (replicate numbers).",
+              call = call)
+  }
+  as.integer(replicates)
 }
 
 methods_arg <- function(methods, call = parent.frame()) {

@@ -5,6 +5,10 @@
 # Options (command line, or environment variables):
 #   --quick        or CALM_QUICK=1     small version (few, small graphs; short runs)
 #   --reps=R                           replicates per setting (default: the paper's 10)
+#   --replicates=6-10                  run only these replicates (a range a-b or a list
+#                                      a,b,c): a chunk of a long table, stored under a
+#                                      name ending in _r6-10; the vignette binds the
+#                                      chunks of one table, setting and method set
 #   --methods=a,b                      run only these methods of the table
 #   --settings=1,3                     run only these settings (rows) of the table
 #   --workers=W                        future::plan(multisession, workers = W);
@@ -24,12 +28,14 @@ script_options <- function(defaults = list()) {
   opts <- list(
     quick = "--quick" %in% args || (nzchar(env_quick) && env_quick != "0"),
     reps = value("reps"),
+    replicates = value("replicates"),
     methods = value("methods"),
     settings = value("settings"),
     workers = value("workers"),
     outdir = value("outdir") %||% Sys.getenv("CALM_OUTDIR", "calm-results")
   )
   if (!is.null(opts$reps)) opts$reps <- as.integer(opts$reps)
+  if (!is.null(opts$replicates)) opts$replicates <- parse_replicates(opts$replicates)
   if (!is.null(opts$methods)) opts$methods <- strsplit(opts$methods, ",", fixed = TRUE)[[1]]
   if (!is.null(opts$settings)) {
     opts$settings <- as.integer(strsplit(opts$settings, ",", fixed = TRUE)[[1]])
@@ -42,6 +48,26 @@ script_options <- function(defaults = list()) {
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
+
+# "6-10" -> 6:10, "1,3,5" -> c(1, 3, 5)
+parse_replicates <- function(x) {
+  parts <- strsplit(x, ",", fixed = TRUE)[[1]]
+  out <- unlist(lapply(parts, function(p) {
+    ab <- suppressWarnings(as.integer(strsplit(p, "-", fixed = TRUE)[[1]]))
+    if (length(ab) == 1L) ab else if (length(ab) == 2L && !anyNA(ab) && ab[1] <= ab[2]) ab[1]:ab[2] else NA
+  }))
+  if (!length(out) || anyNA(out) || any(out < 1) || anyDuplicated(out)) {
+    stop("--replicates must be a range a-b or a list a,b,c of distinct replicate numbers")
+  }
+  sort(out)
+}
+
+# The stored name's part for a replicate chunk: "r6-10" for a range,
+# "r1.3.5" otherwise
+replicates_label <- function(r) {
+  if (length(r) > 1L && all(diff(r) == 1L)) paste0("r", r[1], "-", r[length(r)])
+  else paste0("r", paste(r, collapse = "."))
+}
 
 # Settings and methods of a table, shrunk in quick mode: graphs of at most
 # 10 nodes, 2 replicates, short optimisation runs.
@@ -66,8 +92,9 @@ table_plan <- function(opts, methods, settings, reps = 10, extra = character()) 
       if (startsWith(m, "calm")) method_args[[m]] <- list(control = quick_calm_control())
     }
   }
-  list(methods = methods, settings = settings, reps = opts$reps %||% reps,
-       method_args = method_args)
+  reps <- opts$reps %||% reps
+  list(methods = methods, settings = settings, reps = reps,
+       replicates = opts$replicates %||% seq_len(reps), method_args = method_args)
 }
 
 quick_calm_control <- function() {
@@ -99,6 +126,7 @@ store_result <- function(name, result, opts, started, methods = NULL, all_method
   if (!is.null(methods) && !is.null(all_methods) && !setequal(methods, all_methods)) {
     suffix <- paste0(suffix, "_", paste(methods, collapse = "-"))
   }
+  if (!is.null(opts$replicates)) suffix <- paste0(suffix, "_", replicates_label(opts$replicates))
   meta <- list(
     name = name,
     date = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
@@ -121,11 +149,12 @@ run_benchmark_table <- function(name, methods, settings, moral, opts, extra = ch
   started <- Sys.time()
   plan <- table_plan(opts, methods, settings, extra = extra)
   message(sprintf("%s: %d method(s) x %d setting(s) x %d replicate(s)%s", name,
-                  length(plan$methods), nrow(plan$settings), plan$reps,
+                  length(plan$methods), nrow(plan$settings), length(plan$replicates),
                   if (opts$quick) " (quick mode)" else ""))
   res <- progressr::with_progress(
-    calm::benchmark_methods(plan$methods, plan$settings, reps = plan$reps, seed = 2025,
-                            method_args = plan$method_args, moral = moral)
+    calm::benchmark_methods(plan$methods, plan$settings, seed = 2025,
+                            method_args = plan$method_args, moral = moral,
+                            replicates = plan$replicates)
   )
   print(res)
   store_result(name, res, opts, started, plan$methods, methods)

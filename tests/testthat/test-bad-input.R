@@ -718,6 +718,10 @@ err("benchmark_methods", "settings",
     benchmark_methods("notears", data.frame(d = 4, edges = "all"), reps = 1))
 err("benchmark_methods", "settings",
     benchmark_methods("notears", data.frame(d = integer()), reps = 1))
+err("benchmark_methods", "replicates",
+    benchmark_methods("notears", data.frame(d = 4), replicates = c(2, 2)))
+err("benchmark_methods", "replicates",
+    benchmark_methods("notears", data.frame(d = 4), replicates = 0))
 err("benchmark_methods", "reps", benchmark_methods("notears", data.frame(d = 4), reps = 0))
 err("benchmark_methods", "seed", benchmark_methods("notears", data.frame(d = 4), seed = -1))
 err("benchmark_methods", "moral", benchmark_methods("notears", data.frame(d = 4), moral = "x"))

@@ -31,6 +31,24 @@ test_that("seeds depend on the graph family and replicate, not on the grid", {
   expect_equal(c2$n_true[1], c2$n_true[2])
 })
 
+test_that("a chunk of replicates gives exactly those rows of the full run", {
+  s <- small_settings()
+  full <- benchmark_methods("notears", s, reps = 3)
+  chunk <- benchmark_methods("notears", s, replicates = c(3, 2))
+  expect_equal(sort(unique(chunk$rep)), 2:3)
+  cols <- c("setting", "rep", "seed", "shd", "precision", "recall", "n_est", "n_true")
+  key <- function(x) {
+    x <- x[order(x$setting, x$rep), cols]
+    rownames(x) <- NULL
+    x
+  }
+  expect_equal(key(chunk), key(full[full$rep >= 2, ]), ignore_attr = TRUE)
+  # chunks bound together are the full run
+  both <- rbind(benchmark_methods("notears", s, replicates = 1), chunk)
+  expect_equal(key(both), key(full), ignore_attr = TRUE)
+  expect_equal(format_table(both), format_table(full), ignore_attr = TRUE)
+})
+
 test_that("user functions and failing methods are handled", {
   truth_fn <- function(cov, n, standardize, sem) sem$B
   failing <- function(cov, n, standardize, sem) stop("boom")
@@ -120,6 +138,10 @@ test_that("benchmark_methods() checks its arguments", {
                class = "calm_error_argument")
   expect_error(benchmark_methods("notears", data.frame(d = 5), reps = 0),
                class = "calm_error_argument")
+  for (bad in list(0, c(1, 1), 1.5, NA, "1", numeric(), Inf)) {
+    expect_error(benchmark_methods("notears", data.frame(d = 5), replicates = bad),
+                 "replicates", class = "calm_error_argument")
+  }
   expect_error(benchmark_methods("notears", data.frame(d = 5), method_args = list(x = 1)),
                class = "calm_error_argument")
 })
