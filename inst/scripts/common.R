@@ -54,7 +54,8 @@ parse_replicates <- function(x) {
   parts <- strsplit(x, ",", fixed = TRUE)[[1]]
   out <- unlist(lapply(parts, function(p) {
     ab <- suppressWarnings(as.integer(strsplit(p, "-", fixed = TRUE)[[1]]))
-    if (length(ab) == 1L) ab else if (length(ab) == 2L && !anyNA(ab) && ab[1] <= ab[2]) ab[1]:ab[2] else NA
+    if (length(ab) == 1L) return(ab)
+    if (length(ab) == 2L && !anyNA(ab) && ab[1] <= ab[2]) ab[1]:ab[2] else NA
   }))
   if (!length(out) || anyNA(out) || any(out < 1) || anyDuplicated(out)) {
     stop("--replicates must be a range a-b or a list a,b,c of distinct replicate numbers")
@@ -92,9 +93,8 @@ table_plan <- function(opts, methods, settings, reps = 10, extra = character()) 
       if (startsWith(m, "calm")) method_args[[m]] <- list(control = quick_calm_control())
     }
   }
-  reps <- opts$reps %||% reps
-  list(methods = methods, settings = settings, reps = reps,
-       replicates = opts$replicates %||% seq_len(reps), method_args = method_args)
+  list(methods = methods, settings = settings,
+       replicates = opts$replicates %||% seq_len(opts$reps %||% reps), method_args = method_args)
 }
 
 quick_calm_control <- function() {
