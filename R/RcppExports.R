@@ -17,8 +17,8 @@ cpp_notears_linear <- function(S, lambda1, max_iter, h_tol, rho_max, edge_thresh
     .Call(`_calm_cpp_notears_linear`, S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, solver, report)
 }
 
-cpp_boss <- function(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes) {
-    .Call(`_calm_cpp_boss`, cov, allowed, lambda, starts, max_sweeps, exact_limit, bes)
+cpp_boss <- function(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio) {
+    .Call(`_calm_cpp_boss`, cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio)
 }
 
 cpp_calm_fit <- function(sigma, mask, control, gate, score, constraint, seed, progress, record_checks = FALSE) {
@@ -125,7 +125,7 @@ cpp_all_subset_scores <- function(cov, j, candidates, lambda) {
     .Call(`_calm_cpp_all_subset_scores`, cov, j, candidates, lambda)
 }
 
-cpp_order_local_search <- function(cov, allowed, lambda, order, max_sweeps, exact_limit) {
-    .Call(`_calm_cpp_order_local_search`, cov, allowed, lambda, order, max_sweeps, exact_limit)
+cpp_order_local_search <- function(cov, allowed, lambda, order, max_sweeps, exact_limit, grow_ratio) {
+    .Call(`_calm_cpp_order_local_search`, cov, allowed, lambda, order, max_sweeps, exact_limit, grow_ratio)
 }
 

@@ -53,7 +53,11 @@
 #' up to 250 variables when the moral graph was estimated; with a moral
 #' graph it must keep to (given, or exact), it also starts from the orders
 #' where a search over all pairs ends
-#' (`calm_control(refine_order_free_starts)`). Its best graph is
+#' (`calm_control(refine_order_free_starts)`). The starts run twice: with
+#' BOSS's grow-shrink trees and with trees that grow a parent set past the
+#' point where the score stops improving before shrinking it
+#' (`calm_control(refine_grow_ratio)`), which finds parents that pay for
+#' themselves only together. Its best graph is
 #' refined by the same moves and kept when it scores better. Up to 20
 #' variables (`calm_control(refine_exact_max_d)`) the refinement ends with the
 #' exact optimum of the score ([exact_search()]), which takes about 2 seconds

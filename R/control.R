@@ -231,6 +231,29 @@
 #' @param refine_exact_limit Nodes with at most this many candidate parents
 #'   in the moral graph get their exact best parent set (a table over all
 #'   subsets); others are found by grow-shrink.
+#' @param refine_grow_ratio In `[0, 1]` (default `0.5`): the order search
+#'   runs its starts twice, with the plain grow-shrink trees of BOSS and with
+#'   trees that grow a parent set while the next parent lowers the fit term
+#'   by more than this fraction of the penalty (past the point where the
+#'   score stops improving) before shrinking it under the full penalty
+#'   (`boss(grow_ratio = )`), and keeps the better result. `1` runs them once,
+#'   plain (calm before this option). For a given order the longer grow step
+#'   never scores worse, but the search's landscape changes, and neither is
+#'   better on every graph: on 15 50-node ER4 graphs at n = 1000 (seeds
+#'   71001-71015) single starts at calm's score ended at the best score found
+#'   60% of the time with 0.5 against 42% plain, yet on one 50-node ER4 graph
+#'   with 222 edges (seed 63001) the plain starts did better (best of 40:
+#'   -172.16 against -171.42 per sample; the true graph scores -172.25) and a
+#'   fit with 0.5 alone ended 318 edge marks from the truth where the plain
+#'   one found it. Hence both. On 20 fresh 50-node ER4 graphs (seeds
+#'   63001-63010 and 66001-66010, `inst/bench/bench_grow_ratio.R`) the
+#'   default ended at a better score than `1` on 5 graphs and a worse one on
+#'   none: 0.1 +/- 0.1 and 2.1 +/- 1.3 edge marks from the truth against
+#'   2.5 +/- 2.4 and 3.4 +/- 1.6, for about 65% more time per fit (17 s
+#'   against 10.5 s, other jobs running). On sparse graphs it changes
+#'   little (100-node ER1, seeds 69001-69010: single starts succeeded 81% of
+#'   the time against 77%). Ratios below 0.5 grow deeper trees and cost more
+#'   time (at 0 about 10 times the time on 50-node ER4).
 #' @param schedule `"short"` or `"long"` (see Description); `NULL` (default)
 #'   lets [calm()] choose: short when the refinement follows, long when it
 #'   does not or with `early_stop = FALSE`. Printed and stored as the
@@ -272,6 +295,7 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          refine_forward = "auto",
                          refine_max_moves = 10000, refine_order = TRUE,
                          refine_order_starts = 10, refine_exact_limit = 14,
+                         refine_grow_ratio = 0.5,
                          refine_empty_start = TRUE, refine_order_all_pairs = 250,
                          refine_order_free_starts = TRUE,
                          refine_exact_max_d = 20, split_components = TRUE, schedule = NULL,
@@ -335,6 +359,8 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
     refine_order_starts = check_count(refine_order_starts, "refine_order_starts", min = 1,
                                       max = 1e4, call = call),
     refine_exact_limit = check_count(refine_exact_limit, "refine_exact_limit", min = 0, max = 20,
+                                     call = call),
+    refine_grow_ratio = check_number(refine_grow_ratio, "refine_grow_ratio", lower = 0, upper = 1,
                                      call = call),
     split_components = check_flag(split_components, "split_components", call = call)
   )

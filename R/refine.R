@@ -75,17 +75,26 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     if (!extend && isTRUE(ctrl$refine_order_free_starts) && d <= ctrl$refine_order_all_pairs &&
         any(allowed[row(allowed) != col(allowed)] == 0)) {
       free <- cpp_boss(sigma, complete, lambda, matrix(unlist(starts), nrow = d),
-                       100L, ctrl$refine_exact_limit, FALSE)
+                       100L, ctrl$refine_exact_limit, FALSE, 1)
       starts <- unique(c(starts, lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])))
     }
+    # the starts run with the plain grow step and, unless refine_grow_ratio
+    # is 1, again with the longer one; the better result is kept (ties: the
+    # plain one). Neither ratio's landscape is better on every graph.
     os <- cpp_boss(sigma, order_mask, lambda, matrix(unlist(starts), nrow = d), 100L,
-                   ctrl$refine_exact_limit, TRUE)
+                   ctrl$refine_exact_limit, TRUE, 1)
+    if (ctrl$refine_grow_ratio < 1) {
+      os_grow <- cpp_boss(sigma, order_mask, lambda, matrix(unlist(starts), nrow = d), 100L,
+                          ctrl$refine_exact_limit, TRUE, ctrl$refine_grow_ratio)
+      if (os_grow$score < os$score - 1e-10) os <- os_grow
+    }
     if (all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
     if (os$score < score_now - 1e-10) {
       r2 <- ges(os$cpdag)
       if (r2$score_after < score_now - 1e-10) {
         moves <- rbind(moves, data.frame(type = "order", from = NA_character_, to = NA_character_,
-                                         clique = sprintf("BOSS, best of %d starts", length(starts)),
+                                         clique = sprintf("BOSS, best of %d starts%s", length(starts),
+                                                         if (ctrl$refine_grow_ratio < 1) sprintf(" at grow ratios 1 and %g", ctrl$refine_grow_ratio) else ""),
                                          delta = os$score - score_now, stringsAsFactors = FALSE),
                        moves_frame(r2$moves, nm))
         cpdag <- r2$cpdag

@@ -80,8 +80,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_boss
-Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, int max_sweeps, int exact_limit, bool bes);
-RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP max_sweepsSEXP, SEXP exact_limitSEXP, SEXP besSEXP) {
+Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, int max_sweeps, int exact_limit, bool bes, double grow_ratio);
+RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP max_sweepsSEXP, SEXP exact_limitSEXP, SEXP besSEXP, SEXP grow_ratioSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
@@ -91,7 +91,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type max_sweeps(max_sweepsSEXP);
     Rcpp::traits::input_parameter< int >::type exact_limit(exact_limitSEXP);
     Rcpp::traits::input_parameter< bool >::type bes(besSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes));
+    Rcpp::traits::input_parameter< double >::type grow_ratio(grow_ratioSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -432,8 +433,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_order_local_search
-Rcpp::List cpp_order_local_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerVector order, int max_sweeps, int exact_limit);
-RcppExport SEXP _calm_cpp_order_local_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP orderSEXP, SEXP max_sweepsSEXP, SEXP exact_limitSEXP) {
+Rcpp::List cpp_order_local_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerVector order, int max_sweeps, int exact_limit, double grow_ratio);
+RcppExport SEXP _calm_cpp_order_local_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP orderSEXP, SEXP max_sweepsSEXP, SEXP exact_limitSEXP, SEXP grow_ratioSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
@@ -442,7 +443,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
     Rcpp::traits::input_parameter< int >::type max_sweeps(max_sweepsSEXP);
     Rcpp::traits::input_parameter< int >::type exact_limit(exact_limitSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_order_local_search(cov, allowed, lambda, order, max_sweeps, exact_limit));
+    Rcpp::traits::input_parameter< double >::type grow_ratio(grow_ratioSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_order_local_search(cov, allowed, lambda, order, max_sweeps, exact_limit, grow_ratio));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -452,7 +454,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_golem_nv", (DL_FUNC) &_calm_cpp_golem_nv, 10},
     {"_calm_cpp_notears_objective", (DL_FUNC) &_calm_cpp_notears_objective, 5},
     {"_calm_cpp_notears_linear", (DL_FUNC) &_calm_cpp_notears_linear, 12},
-    {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 7},
+    {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 8},
     {"_calm_cpp_calm_fit", (DL_FUNC) &_calm_cpp_calm_fit, 9},
     {"_calm_cpp_calm_objective", (DL_FUNC) &_calm_cpp_calm_objective, 10},
     {"_calm_cpp_calm_options", (DL_FUNC) &_calm_cpp_calm_options, 5},
@@ -479,7 +481,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_knowledge_extension", (DL_FUNC) &_calm_cpp_knowledge_extension, 3},
     {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 3},
     {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 4},
-    {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 6},
+    {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 7},
     {NULL, NULL, 0}
 };
 

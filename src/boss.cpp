@@ -13,7 +13,7 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
   if (starts.empty()) throw std::invalid_argument("at least one start order is needed");
   if (opt.max_sweeps < 1) throw std::invalid_argument("max_sweeps must be positive");
   // the tables and trees are built once and shared by all starts
-  OrderSearch search(score, allowed, opt.exact_limit, interrupt);
+  OrderSearch search(score, allowed, opt.exact_limit, opt.grow_ratio, interrupt);
   GesOptions bes;
   bes.forward = false;
   bes.backward = true;

@@ -20,6 +20,7 @@ struct BossOptions {
   int max_sweeps = 0;   // passes over the nodes per start
   double tol = 0;       // a move must improve the score by more than this
   int exact_limit = 0;  // exact best-parent tables up to this many candidates
+  double grow_ratio = 1.0;  // of the grow-shrink trees (grow_shrink.h)
   bool bes = true;      // prune each start's DAG with backward equivalence search
 };
 

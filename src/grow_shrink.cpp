@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include <Eigen/Dense>
 
@@ -27,8 +28,12 @@ void parent_block(const Eigen::MatrixXd& S, const std::vector<int>& pa, int j, E
 }
 }  // namespace
 
-GrowShrinkTree::GrowShrinkTree(LocalScore& score, int node, std::vector<int> candidates)
+GrowShrinkTree::GrowShrinkTree(LocalScore& score, int node, std::vector<int> candidates,
+                               double grow_ratio)
     : score_(score), j_(node), cand_(std::move(candidates)) {
+  if (!(grow_ratio >= 0.0 && grow_ratio <= 1.0))
+    throw std::invalid_argument("grow_ratio must lie in [0, 1]");
+  slack_ = (1.0 - grow_ratio) * score_.lambda();
   TreeNode root;
   root.score = score_.local(j_, {});
   nodes_.push_back(std::move(root));
@@ -88,7 +93,9 @@ void GrowShrinkTree::expand(int t) {
       with.back() = c;
       s = score_.local(j_, with);
     }
-    if (s < base) kids.push_back({static_cast<int>(b), s, -1});
+    // s < base: the score improves; up to slack_ above it the grow step
+    // still goes on (grow_ratio < 1)
+    if (s < base + slack_) kids.push_back({static_cast<int>(b), s, -1});
   }
   // best first; ties by candidate index, so that results do not depend on
   // the sort's implementation
@@ -153,6 +160,7 @@ void GrowShrinkTree::shrink(int t) {
 
 double GrowShrinkTree::best(const std::vector<char>& allowed, std::vector<int>* chosen) {
   int t = 0;
+  int stop = -1;  // where the plain grow step stops (the score no longer improves)
   for (;;) {
     if (!nodes_[t].expanded) expand(t);
     int next = -1;
@@ -169,6 +177,7 @@ double GrowShrinkTree::best(const std::vector<char>& allowed, std::vector<int>* 
         nodes_[t].children[c].node = idx;  // before push_back invalidates references
         nodes_.push_back(std::move(child));
       }
+      if (stop < 0 && !(ch.score < nodes_[t].score)) stop = t;
       next = nodes_[t].children[c].node;
       break;
     }
@@ -176,6 +185,11 @@ double GrowShrinkTree::best(const std::vector<char>& allowed, std::vector<int>* 
     t = next;
   }
   if (!nodes_[t].shrunk) shrink(t);
+  if (stop >= 0 && stop != t) {
+    if (!nodes_[stop].shrunk) shrink(stop);
+    // ties go to the shorter walk, the plain grow-shrink result
+    if (nodes_[stop].shrunk_score <= nodes_[t].shrunk_score) t = stop;
+  }
   if (chosen) *chosen = nodes_[t].shrunk_set;
   return nodes_[t].shrunk_score;
 }

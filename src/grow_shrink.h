@@ -9,7 +9,19 @@
 // greedy "grow" step restricted to Z), and stops when no child is allowed.
 // The "shrink" step (greedy removal of parents that no longer help) depends
 // only on the grown set, so it is cached at the tree node where the walk
-// ends. Pure C++, no R headers.
+// ends.
+//
+// With `grow_ratio` < 1 the grow step goes on past the point where the score
+// stops improving: it adds the best allowed candidate while the candidate
+// lowers the fit term by more than grow_ratio * lambda (the penalty of one
+// parent at the weaker rate). Under a strong penalty a greedy grow step
+// stops as soon as no single parent pays for itself, even where two together
+// would; growing further and then shrinking under the full penalty finds
+// such sets. Both the set where the plain grow step stops and the longer one
+// are shrunk, and the better result is returned, so a query never scores
+// worse than with grow_ratio = 1. The order of the walk does not depend on
+// the penalty (every child of a tree node has the same size), only where it
+// stops. Pure C++, no R headers.
 #ifndef CALM_GROW_SHRINK_H
 #define CALM_GROW_SHRINK_H
 
@@ -21,8 +33,9 @@ namespace calm {
 
 class GrowShrinkTree {
  public:
-  // `candidates`: the nodes that may be parents of `node` (node not among them).
-  GrowShrinkTree(LocalScore& score, int node, std::vector<int> candidates);
+  // `candidates`: the nodes that may be parents of `node` (node not among
+  // them); `grow_ratio` in [0, 1] (see above; 1 is the plain grow step).
+  GrowShrinkTree(LocalScore& score, int node, std::vector<int> candidates, double grow_ratio = 1.0);
 
   const std::vector<int>& candidates() const { return cand_; }
 
@@ -43,7 +56,7 @@ class GrowShrinkTree {
     int cand = -1;  // candidate added on the edge from the parent
     double score = 0;
     bool expanded = false;
-    std::vector<Child> children;  // improving additions, best first
+    std::vector<Child> children;  // additions that pass the grow rule, best first
     bool shrunk = false;
     double shrunk_score = 0;
     std::vector<int> shrunk_set;  // node indices after the shrink step
@@ -54,6 +67,7 @@ class GrowShrinkTree {
 
   LocalScore& score_;
   int j_;
+  double slack_;  // (1 - grow_ratio) * lambda: how far the grow step may go past improvement
   std::vector<int> cand_;
   std::vector<TreeNode> nodes_;
 };

@@ -7,12 +7,13 @@
 
 namespace calm {
 
-ParentChooser::ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_limit)
+ParentChooser::ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_limit,
+                             double grow_ratio)
     : score_(score), j_(j), cand_(std::move(cand)) {
   const int k = static_cast<int>(cand_.size());
   exact_ = k <= exact_limit;
   if (!exact_) {
-    tree_.reset(new GrowShrinkTree(score_, j_, cand_));
+    tree_.reset(new GrowShrinkTree(score_, j_, cand_, grow_ratio));
     return;
   }
   best_ = score_.all_subset_scores(j_, cand_);
@@ -44,7 +45,7 @@ double ParentChooser::best(const std::vector<char>& allowed, std::vector<int>* c
 }
 
 OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_limit,
-                         std::function<void()> interrupt)
+                         double grow_ratio, std::function<void()> interrupt)
     : score_(score), interrupt_(std::move(interrupt)) {
   const int d = score.dim();
   if (allowed.rows() != d || allowed.cols() != d)
@@ -55,7 +56,7 @@ OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_
     std::vector<int> cand;
     for (int i = 0; i < d; ++i)
       if (i != j && allowed(i, j) != 0) cand.push_back(i);
-    choosers_.emplace_back(score, j, cand, exact_limit);
+    choosers_.emplace_back(score, j, cand, exact_limit, grow_ratio);
     if (interrupt_) interrupt_();
   }
 }
@@ -166,9 +167,9 @@ OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, doubl
 
 
 OrderSearchResult order_search(LocalScore& score, const IntMatrix& allowed, std::vector<int> order,
-                               int max_sweeps, double tol, int exact_limit,
+                               int max_sweeps, double tol, int exact_limit, double grow_ratio,
                                const std::function<void()>& interrupt) {
-  OrderSearch search(score, allowed, exact_limit, interrupt);
+  OrderSearch search(score, allowed, exact_limit, grow_ratio, interrupt);
   return search.run(std::move(order), max_sweeps, tol);
 }
 

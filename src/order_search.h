@@ -4,7 +4,8 @@
 // position that most improves the total score, until no move helps. Best
 // parent sets are exact (a table over all subsets of a node's candidates)
 // for nodes with at most `exact_limit` candidates and found by grow-shrink
-// otherwise. Scores come from local_score.h. Pure C++.
+// otherwise (with `grow_ratio`, see grow_shrink.h). Scores come from
+// local_score.h. Pure C++.
 #ifndef CALM_ORDER_SEARCH_H
 #define CALM_ORDER_SEARCH_H
 
@@ -24,7 +25,8 @@ namespace calm {
 // greedy through a grow-shrink tree otherwise.
 class ParentChooser {
  public:
-  ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_limit);
+  ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_limit,
+                double grow_ratio = 1.0);
   const std::vector<int>& candidates() const { return cand_; }
 
   // `allowed[b]`: candidate b may be a parent. Returns the best score; the
@@ -53,10 +55,11 @@ struct OrderSearchResult {
 // share the best-parent tables and trees. `allowed`: symmetric 0/1 mask of
 // possible adjacencies. `run()` starts from `order` (a permutation of
 // 0..d-1) and makes at most `max_sweeps` passes over the nodes; a move must
-// improve the score by more than `tol`.
+// improve the score by more than `tol`. `grow_ratio`: of the grow-shrink
+// trees (grow_shrink.h).
 class OrderSearch {
  public:
-  OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_limit,
+  OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_limit, double grow_ratio,
               std::function<void()> interrupt);
   OrderSearchResult run(std::vector<int> order, int max_sweeps, double tol);
 
@@ -68,7 +71,7 @@ class OrderSearch {
 
 // One start (an OrderSearch used once).
 OrderSearchResult order_search(LocalScore& score, const IntMatrix& allowed, std::vector<int> order,
-                               int max_sweeps, double tol, int exact_limit,
+                               int max_sweeps, double tol, int exact_limit, double grow_ratio,
                                const std::function<void()>& interrupt);
 
 }  // namespace calm

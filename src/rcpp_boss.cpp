@@ -11,7 +11,7 @@
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed,
                     double lambda, Rcpp::IntegerMatrix starts, int max_sweeps, int exact_limit,
-                    bool bes) {
+                    bool bes, double grow_ratio) {
   calm::LocalScore score(cov, lambda);
   const int d = score.dim();
   if (starts.nrow() != d) throw std::invalid_argument("start orders have the wrong length");
@@ -24,6 +24,7 @@ Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eige
   opt.tol = 1e-10;
   opt.exact_limit = exact_limit;
   opt.bes = bes;
+  opt.grow_ratio = grow_ratio;
   calm::BossResult r = calm::boss_search(score, mask, st, opt, [] { Rcpp::checkUserInterrupt(); });
   const std::size_t ns = r.starts.size();
   Rcpp::NumericVector order_score(ns), final_score(ns);

@@ -9,13 +9,14 @@
 
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_order_local_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed,
-                            double lambda, Rcpp::IntegerVector order, int max_sweeps, int exact_limit) {
+                            double lambda, Rcpp::IntegerVector order, int max_sweeps, int exact_limit,
+                            double grow_ratio) {
   calm::LocalScore score(cov, lambda);
   std::vector<int> ord(order.size());
   for (R_xlen_t k = 0; k < order.size(); ++k) ord[k] = order[k] - 1;
   calm::IntMatrix mask = (allowed.array() != 0).cast<int>();
   calm::OrderSearchResult r = calm::order_search(score, mask, ord, max_sweeps, 1e-10, exact_limit,
-                                                 [] { Rcpp::checkUserInterrupt(); });
+                                                 grow_ratio, [] { Rcpp::checkUserInterrupt(); });
   Rcpp::IntegerVector out(r.order.size());
   for (std::size_t k = 0; k < r.order.size(); ++k) out[k] = r.order[k] + 1;
   return Rcpp::List::create(Rcpp::Named("dag") = Eigen::MatrixXd(r.dag.cast<double>()),

@@ -454,7 +454,8 @@ hps <- list(lambda1 = -1, tau = 0, tau = -1, rho_init = 0, rho_init = -1e-5, rho
             patience = 2000, stop_tol = -1, stop_tol = NA, settle_rounds = -1,
             settle_rounds = 1.5, settle_rounds = 2000, h_settle = -1e-6, h_settle = NA,
             h_settle = "small", threads = 0, threads = 1.5, threads = NA, threads = "2",
-            threads = 100, refine_order_free_starts = NA, refine_order_free_starts = 1)
+            threads = 100, refine_order_free_starts = NA, refine_order_free_starts = 1,
+            refine_grow_ratio = -0.1, refine_grow_ratio = 2, refine_grow_ratio = NA)
 for (i in seq_along(hps)) {
   nm <- names(hps)[i]
   add_case("calm", "error", as.call(c(quote(q), quote(x), hps[i])), arg = nm)
@@ -763,6 +764,8 @@ err("boss", "penalty_discount", boss(x, penalty_discount = -1))
 err("boss", "starts", boss(x, starts = 0))
 err("boss", "starts", boss(x, starts = list(1:3)))
 err("boss", "exact_limit", boss(x, exact_limit = 21))
+err("boss", "grow_ratio", boss(x, grow_ratio = 1.5))
+err("boss", "grow_ratio", boss(x, grow_ratio = c(0.5, 1)))
 ok("boss", boss(x, starts = 2), function(f) inherits(f, "calm_fit") && is_dag(f))
 
 # ---- issue 18: inputs that went wrong silently or with untrue errors ---------------

@@ -102,6 +102,56 @@ test_that("boss() gives the same result when its starts run on future workers", 
   expect_identical(par_fit$starts, seq_fit$starts)
 })
 
+test_that("grow_ratio < 1 finds a parent pair that no single parent pays for", {
+  # X3 = X1 - X2 + noise with X1 and X2 strongly correlated: each parent alone
+  # explains little of X3 (a fit gain of 0.012 against a penalty of 0.05), the
+  # two together almost all of it
+  rho <- 0.95
+  s3 <- 0.01
+  S <- matrix(c(1, rho, 1 - rho,
+                rho, 1, rho - 1,
+                1 - rho, rho - 1, 2 - 2 * rho + s3), 3, 3)
+  mask <- matrix(1, 3, 3) - diag(3)
+  lam <- 0.05
+  # start order 1, 2, 3; exact_limit 0: grow-shrink trees for every node
+  plain <- calm:::cpp_order_local_search(S, mask, lam, 1:3, 1L, 0L, 1)
+  grown <- calm:::cpp_order_local_search(S, mask, lam, 1:3, 1L, 0L, 0.1)
+  node12 <- 0 + 0.5 * log(1 - rho^2) + lam
+  expect_equal(plain$score_start, node12 + 0.5 * log(S[3, 3]), tolerance = 1e-12)
+  expect_equal(grown$score_start, node12 + 0.5 * log(s3) + 2 * lam, tolerance = 1e-12)
+  expect_lt(grown$score, plain$score_start)
+  # with exact tables the grow step plays no part
+  ex1 <- calm:::cpp_order_local_search(S, mask, lam, 1:3, 1L, 2L, 1)
+  ex2 <- calm:::cpp_order_local_search(S, mask, lam, 1:3, 1L, 2L, 0.1)
+  expect_identical(ex1$score_start, ex2$score_start)
+  expect_equal(ex1$score_start, grown$score_start, tolerance = 1e-12)
+})
+
+test_that("with grow_ratio < 1 an order's best DAG never scores worse than with plain grow-shrink", {
+  set.seed(41)
+  sem <- simulate_sem(30, k = 4, n = 1000)
+  sigma <- cov2cor(stats::cov(sem$x))
+  mask <- matrix(1, 30, 30) - diag(30)
+  lam <- as.numeric(ebic_lambda(1000, 30))
+  better <- 0
+  for (r in 1:5) {
+    ord <- sample.int(30)
+    plain <- calm:::cpp_order_local_search(sigma, mask, lam, ord, 1L, 0L, 1)
+    grown <- calm:::cpp_order_local_search(sigma, mask, lam, ord, 1L, 0L, 0.5)
+    expect_lte(grown$score_start, plain$score_start + 1e-12)
+    # (the trees update residual variances by rank-one steps)
+    expect_equal(grown$score, as.numeric(score_dag(grown$dag, cov = sigma, lambda1 = lam)),
+                 tolerance = 1e-8)
+    better <- better + (grown$score_start < plain$score_start - 1e-12)
+  }
+  # the longer grow step matters on dense graphs
+  expect_gt(better, 0)
+  # boss() records the ratio (default 1, plain grow-shrink)
+  fit <- boss(sem$x, lambda1 = lam, starts = 2, grow_ratio = 0.5)
+  expect_identical(fit$settings$grow_ratio, 0.5)
+  expect_identical(boss(sem$x, lambda1 = lam, starts = 1)$settings$grow_ratio, 1)
+})
+
 test_that("boss() refuses bad arguments, naming them", {
   set.seed(5)
   x <- simulate_sem(5, k = 1, n = 100)$x
@@ -114,6 +164,8 @@ test_that("boss() refuses bad arguments, naming them", {
   expect_error(boss(x, exact_limit = 25), "exact_limit")
   expect_error(boss(x, max_sweeps = 0), "max_sweeps")
   expect_error(boss(x, bes = "yes"), "bes")
+  expect_error(boss(x, grow_ratio = 2), "grow_ratio")
+  expect_error(boss(x, grow_ratio = "a"), "grow_ratio")
   expect_error(boss(x, moral = matrix(1, 3, 3)), "moral")
   expect_error(boss(), "x")
 })

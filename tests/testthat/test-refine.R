@@ -167,6 +167,8 @@ test_that("bad refinement settings are refused with the argument named", {
   expect_error(calm_control(refine_order_free_starts = NA), "refine_order_free_starts")
   expect_error(calm_control(refine_order_free_starts = "yes"), "refine_order_free_starts")
   expect_error(calm_control(refine_exact_limit = 25), "refine_exact_limit")
+  expect_error(calm_control(refine_grow_ratio = 1.5), "refine_grow_ratio")
+  expect_error(calm_control(refine_grow_ratio = NA), "refine_grow_ratio")
 })
 
 test_that("the order search never ends worse than its start and finds the truth on population covariances", {
@@ -176,7 +178,7 @@ test_that("the order search never ends worse than its start and finds the truth 
     sigma <- cov2cor(sem$sigma)
     mg <- as_amat(moral_graph(sem$dag))
     for (st in list(sample.int(15), 15:1)) {
-      os <- calm:::cpp_order_local_search(sigma, mg, 0.005, st, 100L, 14L)
+      os <- calm:::cpp_order_local_search(sigma, mg, 0.005, st, 100L, 14L, 1)
       expect_lte(os$score, os$score_start + 1e-12)
       expect_true(is_dag(os$dag))
       expect_true(all(os$dag <= mg))
@@ -185,10 +187,10 @@ test_that("the order search never ends worse than its start and finds the truth 
     }
     # from the true order, the best parent sets score at least as well as the truth
     ord <- match(topological_order(sem$B), colnames(sigma))
-    os <- calm:::cpp_order_local_search(sigma, mg, 0.005, ord, 100L, 14L)
+    os <- calm:::cpp_order_local_search(sigma, mg, 0.005, ord, 100L, 14L, 1)
     expect_lte(os$score_start, as.numeric(score_dag(sem$B, cov = sigma)) + 1e-9)
     # grow-shrink parent sets (no exact tables) never leave a worse start
-    gs <- calm:::cpp_order_local_search(sigma, mg, 0.005, sample.int(15), 100L, 0L)
+    gs <- calm:::cpp_order_local_search(sigma, mg, 0.005, sample.int(15), 100L, 0L, 1)
     expect_lte(gs$score, gs$score_start + 1e-12)
     expect_true(is_dag(gs$dag))
   }
@@ -272,4 +274,18 @@ test_that("with a given moral graph, starts from a search over all pairs reach t
     expect_true(all((as_amat(a) != 0) <= M))
     expect_true(all((as_amat(b) != 0) <= M))
   }
+})
+
+test_that("the refinement's second pass of order-search starts (refine_grow_ratio) never ends worse here", {
+  skip_on_cran()
+  set.seed(63)
+  sem <- simulate_sem(30, k = 4, n = 1000)
+  set.seed(1)
+  plain <- calm(sem$x, control = calm_control(refine_grow_ratio = 1), verbose = FALSE)
+  set.seed(1)
+  both <- calm(sem$x, verbose = FALSE)
+  expect_identical(calm_control()$refine_grow_ratio, 0.5)
+  expect_lte(both$refine$score_after, plain$refine$score_after + 1e-9)
+  order_moves <- both$refine$moves$clique[both$refine$moves$type == "order"]
+  if (length(order_moves)) expect_match(order_moves, "grow ratios 1 and 0.5")
 })

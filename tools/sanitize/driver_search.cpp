@@ -50,7 +50,10 @@ int main() {
     CHECK(calm::is_dag(ext));
     std::vector<int> order(d);
     for (int i = 0; i < d; ++i) order[i] = d - 1 - i;
-    calm::OrderSearchResult o = calm::order_search(score, full, order, 50, 1e-10, rep % 2 ? 14 : 0, {});
+    // grow-shrink trees with the plain and the longer grow step (grow_ratio)
+    const double grow_ratio = rep % 4 < 2 ? 1.0 : 0.5;
+    calm::OrderSearchResult o =
+        calm::order_search(score, full, order, 50, 1e-10, rep % 2 ? 14 : 0, grow_ratio, {});
     CHECK(o.score <= o.score_start + 1e-12);
     CHECK(calm::is_dag(o.dag));
     calm::ExactResult e = calm::exact_search(score, full);
@@ -64,6 +67,7 @@ int main() {
     bo.max_sweeps = 50;
     bo.tol = 1e-10;
     bo.exact_limit = rep % 2 ? 0 : 14;
+    bo.grow_ratio = grow_ratio;
     calm::BossResult b = calm::boss_search(score, full, starts, bo, {});
     CHECK(b.starts.size() == 2);
     CHECK(calm::is_dag(b.dag));
