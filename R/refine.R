@@ -92,9 +92,14 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     if (os$score < score_now - 1e-10) {
       r2 <- ges(os$cpdag)
       if (r2$score_after < score_now - 1e-10) {
+        ratios <- if (ctrl$refine_grow_ratio < 1) {
+          sprintf(" at grow ratios 1 and %g", ctrl$refine_grow_ratio)
+        } else {
+          ""
+        }
         moves <- rbind(moves, data.frame(type = "order", from = NA_character_, to = NA_character_,
-                                         clique = sprintf("BOSS, best of %d starts%s", length(starts),
-                                                         if (ctrl$refine_grow_ratio < 1) sprintf(" at grow ratios 1 and %g", ctrl$refine_grow_ratio) else ""),
+                                         clique = sprintf("BOSS, best of %d starts%s",
+                                                          length(starts), ratios),
                                          delta = os$score - score_now, stringsAsFactors = FALSE),
                        moves_frame(r2$moves, nm))
         cpdag <- r2$cpdag
