@@ -15,6 +15,11 @@
 # boss_ebic: the same at calm's score; exact: the optimum of calm's score
 # (d <= 20); exact_bic2: the optimum at penalty discount 2.
 suppressMessages(library(calm))
+bench_dir <- local({
+  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(normalizePath(f)) else "."
+})
+source(file.path(bench_dir, "accuracy_data.R"))
 a <- commandArgs(TRUE)
 d <- as.integer(a[1]); k <- as.numeric(a[2]); n <- as.numeric(a[3])
 reps <- as.integer(a[4]); first <- as.integer(a[5]); out <- a[6]
@@ -25,14 +30,14 @@ have_pcalg <- requireNamespace("pcalg", quietly = TRUE)
 rows <- list()
 for (r in seq_len(reps)) {
   seed <- first + r - 1L
-  set.seed(seed)
-  sem <- simulate_sem(d, k = k, n = n)
-  pop <- !is.finite(n)
-  data_args <- if (pop) list(cov = sem$sigma) else list(x = sem$x)
-  sigma <- if (pop) cov2cor(sem$sigma) else cov2cor(cov(sem$x))
-  lam <- if (pop) 0.005 else bic_lambda(n, 2)
-  lam_ebic <- if (pop) 0.005 else as.numeric(ebic_lambda(n, d))
-  moral <- if (pop) moral_graph(sem$dag) else NULL
+  dat <- accuracy_data(d, k, n, seed)
+  sem <- dat$sem
+  pop <- dat$pop
+  data_args <- dat$data_args
+  sigma <- dat$sigma
+  lam <- dat$lam_bic2
+  lam_ebic <- dat$lam_ebic
+  moral <- dat$moral
   for (m in methods) {
     if (grepl("^(ges|pc)", m) && (!have_pcalg || pop)) next
     set.seed(seed + 100000L)

@@ -1,8 +1,8 @@
 # The grow step of the order search's grow-shrink trees: calm's default fit
 # (calm_control(refine_grow_ratio = )) and boss() at calm's score
 # (boss(grow_ratio = ), 10 random starts) at several ratios, on random ER
-# graphs with seeds fixed in advance (data as in bench_accuracy.R, so the
-# same seeds give the same data). Paired: every ratio sees the same data
+# graphs with seeds fixed in advance (data from accuracy_data.R, as in
+# bench_accuracy.R, so the same seeds give the same data). Paired: every ratio sees the same data
 # and the same random starts. Prints, per method and ratio, the mean SHD of
 # CPDAG +/- se, how many graphs end at a better / worse score (calm's
 # extended BIC, ebic_lambda(n, d), per sample, lower is better) than at the
@@ -17,6 +17,11 @@
 # the population covariance with the true moral graph (the paper's Table 2
 # setting; score penalty 0.005).
 suppressMessages(library(calm))
+bench_dir <- local({
+  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(normalizePath(f)) else "."
+})
+source(file.path(bench_dir, "accuracy_data.R"))
 a <- commandArgs(TRUE)
 if (length(a) < 6L) stop("usage: bench_grow_ratio.R d k n graphs first_seed out.rds [ratios] [methods]")
 d <- as.integer(a[1]); k <- as.numeric(a[2]); n <- as.numeric(a[3])
@@ -27,13 +32,13 @@ rows <- list()
 start_rows <- list()
 for (r in seq_len(reps)) {
   seed <- first + r - 1L
-  set.seed(seed)
-  sem <- simulate_sem(d, k = k, n = n)
-  pop <- !is.finite(n)
-  data_args <- if (pop) list(cov = sem$sigma) else list(x = sem$x)
-  sigma <- if (pop) cov2cor(sem$sigma) else cov2cor(cov(sem$x))
-  lam <- if (pop) 0.005 else as.numeric(ebic_lambda(n, d))
-  moral <- if (pop) moral_graph(sem$dag) else NULL
+  dat <- accuracy_data(d, k, n, seed)  # the same data as bench_accuracy.R
+  sem <- dat$sem
+  pop <- dat$pop
+  data_args <- dat$data_args
+  sigma <- dat$sigma
+  lam <- dat$lam_ebic
+  moral <- dat$moral
   for (m in methods) for (g in ratios) {
     set.seed(seed + 100000L)
     t0 <- proc.time()[["elapsed"]]

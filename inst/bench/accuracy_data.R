@@ -1,0 +1,17 @@
+# One replicate's data for the accuracy benchmarks (bench_accuracy.R,
+# bench_grow_ratio.R), so that the same seed gives the same graph and data in
+# both: the SEM, the arguments a learner takes (`x`, or `cov` for n = Inf),
+# the standardized covariance the scores are computed on, the true moral
+# graph for n = Inf, and the two penalties (BIC discount 2 and calm's
+# extended BIC; 0.005 for a population covariance).
+accuracy_data <- function(d, k, n, seed) {
+  set.seed(seed)
+  sem <- simulate_sem(d, k = k, n = n)
+  pop <- !is.finite(n)
+  list(sem = sem, pop = pop,
+       data_args = if (pop) list(cov = sem$sigma) else list(x = sem$x),
+       sigma = if (pop) cov2cor(sem$sigma) else cov2cor(cov(sem$x)),
+       moral = if (pop) moral_graph(sem$dag) else NULL,
+       lam_bic2 = if (pop) 0.005 else bic_lambda(n, 2),
+       lam_ebic = if (pop) 0.005 else as.numeric(ebic_lambda(n, d)))
+}
