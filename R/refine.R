@@ -81,11 +81,11 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     # the starts run with the plain grow step and, unless refine_grow_ratio
     # is 1, again with the longer one; the better result is kept (ties: the
     # plain one). Neither ratio's landscape is better on every graph.
-    os <- cpp_boss(sigma, order_mask, lambda, matrix(unlist(starts), nrow = d), 100L,
-                   ctrl$refine_exact_limit, TRUE, 1)
+    start_mat <- matrix(unlist(starts), nrow = d)
+    os <- cpp_boss(sigma, order_mask, lambda, start_mat, 100L, ctrl$refine_exact_limit, TRUE, 1)
     if (ctrl$refine_grow_ratio < 1) {
-      os_grow <- cpp_boss(sigma, order_mask, lambda, matrix(unlist(starts), nrow = d), 100L,
-                          ctrl$refine_exact_limit, TRUE, ctrl$refine_grow_ratio)
+      os_grow <- cpp_boss(sigma, order_mask, lambda, start_mat, 100L, ctrl$refine_exact_limit,
+                          TRUE, ctrl$refine_grow_ratio)
       if (os_grow$score < os$score - 1e-10) os <- os_grow
     }
     if (all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
