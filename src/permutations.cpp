@@ -93,7 +93,7 @@ struct OrderWalk {
   const std::function<bool()>& interrupt;
   int d;
   std::vector<int> order;
-  OrderSearchResult res;
+  OrderEnumeration res;
   std::uint64_t since_poll = 0;
 
   // Returns false to abort the walk.
@@ -169,7 +169,7 @@ Eigen::MatrixXd regression_dag(const Eigen::MatrixXd& sigma, const std::vector<i
   for (int k = 0; k < d; ++k) {
     const int j = order[k];
     // Factor the predecessors in ascending order, exactly as the subset walk
-    // does, so the coefficients match the ones search_orders() summed.
+    // does, so the coefficients match the ones enumerate_orders() summed.
     members.assign(order.begin(), order.begin() + k);
     std::sort(members.begin(), members.end());
     for (int r = 0; r < k; ++r) chol_append(sigma, members, r, members[r], L);
@@ -180,7 +180,7 @@ Eigen::MatrixXd regression_dag(const Eigen::MatrixXd& sigma, const std::vector<i
   return B;
 }
 
-OrderSearchResult search_orders(const SubsetRegressions& reg, double l1_threshold,
+OrderEnumeration enumerate_orders(const SubsetRegressions& reg, double l1_threshold,
                                 const std::function<bool()>& interrupt) {
   OrderWalk walk{reg, l1_threshold, interrupt, reg.d(), std::vector<int>(reg.d(), -1), {}, 0};
   walk.res.l1_min = std::numeric_limits<double>::infinity();

@@ -49,7 +49,7 @@ class SubsetRegressions {
 Eigen::MatrixXd regression_dag(const Eigen::MatrixXd& sigma, const std::vector<int>& order,
                                Eigen::VectorXd* omega = nullptr);
 
-struct OrderSearchResult {
+struct OrderEnumeration {
   std::uint64_t n_orders = 0;       // d!
   std::uint64_t n_smaller = 0;      // orders whose l1 is below l1_threshold
   double l1_min = 0.0;              // smallest l1 over all orders
@@ -64,7 +64,7 @@ struct OrderSearchResult {
 // Enumerates all d! orders. `interrupt` (may be empty) is polled every few
 // thousand orders; when it returns true the search stops and the result is
 // marked interrupted.
-OrderSearchResult search_orders(const SubsetRegressions& reg, double l1_threshold,
+OrderEnumeration enumerate_orders(const SubsetRegressions& reg, double l1_threshold,
                                 const std::function<bool()>& interrupt);
 
 }  // namespace calm

@@ -23,7 +23,7 @@ Rcpp::List cpp_order_search(const Eigen::Map<Eigen::MatrixXd> sigma, double l1_t
                             double zero_tol) {
   calm::SubsetRegressions reg(sigma, zero_tol);
   std::function<bool()> interrupt = calm_glue::user_interrupted;
-  calm::OrderSearchResult res = calm::search_orders(reg, l1_threshold, interrupt);
+  calm::OrderEnumeration res = calm::enumerate_orders(reg, l1_threshold, interrupt);
   if (res.interrupted) throw Rcpp::internal::InterruptedException();
   return Rcpp::List::create(
       Rcpp::Named("n_orders") = static_cast<double>(res.n_orders),

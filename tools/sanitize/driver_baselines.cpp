@@ -285,7 +285,7 @@ void permutation_cases(std::mt19937_64& rng) {
     calm::SubsetRegressions reg(S, 1e-8);
     CHECK(reg.d() == d);
     double l1_true = Btrue.cwiseAbs().sum();
-    calm::OrderSearchResult res = calm::search_orders(reg, l1_true * (1 - 1e-9),
+    calm::OrderEnumeration res = calm::enumerate_orders(reg, l1_true * (1 - 1e-9),
                                                       std::function<bool()>());
     CHECK(res.n_orders == factorial(d));
     CHECK(res.n_smaller <= res.n_orders);
@@ -299,7 +299,7 @@ void permutation_cases(std::mt19937_64& rng) {
   // interrupt a search over 9! orders
   Eigen::MatrixXd S = random_sigma(9, rng);
   calm::SubsetRegressions reg(S, 0.0);
-  calm::OrderSearchResult stopped = calm::search_orders(reg, 0.0, [] { return true; });
+  calm::OrderEnumeration stopped = calm::enumerate_orders(reg, 0.0, [] { return true; });
   CHECK(stopped.interrupted && stopped.n_orders < factorial(9));
 }
 
