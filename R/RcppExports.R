@@ -17,8 +17,8 @@ cpp_notears_linear <- function(S, lambda1, max_iter, h_tol, rho_max, edge_thresh
     .Call(`_calm_cpp_notears_linear`, S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, solver, report)
 }
 
-cpp_boss <- function(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio) {
-    .Call(`_calm_cpp_boss`, cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio)
+cpp_boss <- function(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio, kicks, kick_grow_ratios) {
+    .Call(`_calm_cpp_boss`, cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio, kicks, kick_grow_ratios)
 }
 
 cpp_calm_fit <- function(sigma, mask, control, gate, score, constraint, seed, progress, record_checks = FALSE) {

@@ -57,7 +57,9 @@
 #' BOSS's grow-shrink trees and with trees that grow a parent set past the
 #' point where the score stops improving before shrinking it
 #' (`calm_control(refine_grow_ratio)`), which finds parents that pay for
-#' themselves only together. Its best graph is
+#' themselves only together. Kicks then move a few variables of the best
+#' order to random places and search again from there
+#' (`calm_control(refine_kicks)`). Its best graph is
 #' refined by the same moves and kept when it scores better. Up to 20
 #' variables (`calm_control(refine_exact_max_d)`) the refinement ends with the
 #' exact optimum of the score ([exact_search()]), which takes about 2 seconds

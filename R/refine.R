@@ -75,18 +75,37 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     if (!extend && isTRUE(ctrl$refine_order_free_starts) && d <= ctrl$refine_order_all_pairs &&
         any(allowed[row(allowed) != col(allowed)] == 0)) {
       free <- cpp_boss(sigma, complete, lambda, matrix(unlist(starts), nrow = d),
-                       100L, ctrl$refine_exact_limit, FALSE, 1)
+                       100L, ctrl$refine_exact_limit, FALSE, 1, no_kicks(), numeric())
       starts <- unique(c(starts, lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])))
     }
     # the starts run with the plain grow step and, unless refine_grow_ratio
     # is 1, again with the longer one; the better result is kept (ties: the
     # plain one). Neither ratio's landscape is better on every graph.
     start_mat <- matrix(unlist(starts), nrow = d)
-    os <- cpp_boss(sigma, order_mask, lambda, start_mat, 100L, ctrl$refine_exact_limit, TRUE, 1)
+    os <- cpp_boss(sigma, order_mask, lambda, start_mat, 100L, ctrl$refine_exact_limit, TRUE, 1,
+                   no_kicks(), numeric())
+    os_ratio <- 1
     if (ctrl$refine_grow_ratio < 1) {
       os_grow <- cpp_boss(sigma, order_mask, lambda, start_mat, 100L, ctrl$refine_exact_limit,
-                          TRUE, ctrl$refine_grow_ratio)
-      if (os_grow$score < os$score - 1e-10) os <- os_grow
+                          TRUE, ctrl$refine_grow_ratio, no_kicks(), numeric())
+      if (os_grow$score < os$score - 1e-10) {
+        os <- os_grow
+        os_ratio <- ctrl$refine_grow_ratio
+      }
+    }
+    # kicks: a few nodes of the best order so far moved to random places and
+    # the search run again from there, alternating the grow ratios; kept
+    # when the score improves
+    n_kicks <- 0L
+    if (ctrl$refine_kicks > 0) {
+      kk <- cpp_boss(sigma, order_mask, lambda, matrix(os$order, nrow = d), 100L,
+                     ctrl$refine_exact_limit, TRUE, os_ratio,
+                     draw_kicks(d, ctrl$refine_kicks, ctrl$refine_kick_size),
+                     unique(c(1, ctrl$refine_grow_ratio)))
+      if (kk$score < os$score - 1e-10) {
+        os <- kk
+        n_kicks <- kk$kicks_improved
+      }
     }
     if (all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
     if (os$score < score_now - 1e-10) {
@@ -97,6 +116,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
         } else {
           ""
         }
+        if (n_kicks > 0) ratios <- sprintf("%s, then %d of %d kicks", ratios, n_kicks, ctrl$refine_kicks)
         moves <- rbind(moves, data.frame(type = "order", from = NA_character_, to = NA_character_,
                                          clique = sprintf("BOSS, best of %d starts%s",
                                                           length(starts), ratios),

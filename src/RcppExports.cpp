@@ -80,8 +80,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_boss
-Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, int max_sweeps, int exact_limit, bool bes, double grow_ratio);
-RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP max_sweepsSEXP, SEXP exact_limitSEXP, SEXP besSEXP, SEXP grow_ratioSEXP) {
+Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, int max_sweeps, int exact_limit, bool bes, double grow_ratio, Rcpp::IntegerMatrix kicks, Rcpp::NumericVector kick_grow_ratios);
+RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP max_sweepsSEXP, SEXP exact_limitSEXP, SEXP besSEXP, SEXP grow_ratioSEXP, SEXP kicksSEXP, SEXP kick_grow_ratiosSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
@@ -92,7 +92,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type exact_limit(exact_limitSEXP);
     Rcpp::traits::input_parameter< bool >::type bes(besSEXP);
     Rcpp::traits::input_parameter< double >::type grow_ratio(grow_ratioSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio));
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type kicks(kicksSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type kick_grow_ratios(kick_grow_ratiosSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio, kicks, kick_grow_ratios));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -454,7 +456,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_golem_nv", (DL_FUNC) &_calm_cpp_golem_nv, 10},
     {"_calm_cpp_notears_objective", (DL_FUNC) &_calm_cpp_notears_objective, 5},
     {"_calm_cpp_notears_linear", (DL_FUNC) &_calm_cpp_notears_linear, 12},
-    {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 8},
+    {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 10},
     {"_calm_cpp_calm_fit", (DL_FUNC) &_calm_cpp_calm_fit, 9},
     {"_calm_cpp_calm_objective", (DL_FUNC) &_calm_cpp_calm_objective, 10},
     {"_calm_cpp_calm_options", (DL_FUNC) &_calm_cpp_calm_options, 5},

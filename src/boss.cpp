@@ -1,5 +1,7 @@
 #include "boss.h"
 
+#include <map>
+#include <memory>
 #include <stdexcept>
 
 #include "ges_refine.h"
@@ -7,9 +9,23 @@
 
 namespace calm {
 
+void apply_kick(std::vector<int>& order, const Kick& kick) {
+  const int d = static_cast<int>(order.size());
+  if (kick.from.size() != kick.to.size())
+    throw std::invalid_argument("a kick needs as many target positions as nodes to move");
+  for (std::size_t m = 0; m < kick.from.size(); ++m) {
+    const int from = kick.from[m], to = kick.to[m];
+    if (from < 0 || from >= d || to < 0 || to >= d)
+      throw std::invalid_argument("a kick's positions must lie in 0..d-1");
+    const int node = order[from];
+    order.erase(order.begin() + from);
+    order.insert(order.begin() + to, node);
+  }
+}
+
 BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
                        const std::vector<std::vector<int>>& starts, const BossOptions& opt,
-                       const std::function<void()>& interrupt) {
+                       const std::function<void()>& interrupt, const std::vector<Kick>& kicks) {
   if (starts.empty()) throw std::invalid_argument("at least one start order is needed");
   if (opt.max_sweeps < 1) throw std::invalid_argument("max_sweeps must be positive");
   // the tables and trees are built once and shared by all starts
@@ -19,6 +35,18 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
   bes.backward = true;
   bes.turning = false;
   bes.tol = opt.tol;
+  // the order search's result, pruned by BES when asked
+  auto finish = [&](const OrderSearchResult& r, IntMatrix& cpdag, double& s, int& bes_moves) {
+    cpdag = dag_to_cpdag(r.dag);
+    s = r.score;
+    bes_moves = 0;
+    if (opt.bes) {
+      GesResult g = ges_refine(cpdag, score, allowed, bes, interrupt);
+      cpdag = g.cpdag;
+      s = g.score_after;
+      bes_moves = static_cast<int>(g.moves.size());
+    }
+  };
   BossResult best;
   for (std::size_t k = 0; k < starts.size(); ++k) {
     OrderSearchResult r = search.run(starts[k], opt.max_sweeps, opt.tol);
@@ -26,14 +54,9 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
     st.order_score = r.score;
     st.moves = r.moves;
     st.order = r.order;
-    IntMatrix cpdag = dag_to_cpdag(r.dag);
-    double s = r.score;
-    if (opt.bes) {
-      GesResult g = ges_refine(cpdag, score, allowed, bes, interrupt);
-      cpdag = g.cpdag;
-      s = g.score_after;
-      st.bes_moves = static_cast<int>(g.moves.size());
-    }
+    IntMatrix cpdag;
+    double s = 0;
+    finish(r, cpdag, s, st.bes_moves);
     st.score = s;
     best.starts.push_back(st);
     // ties go to the earlier start, so results do not depend on how the
@@ -43,6 +66,36 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
       best.score = s;
       best.cpdag = cpdag;
       best.order = r.order;
+    }
+  }
+  if (!kicks.empty()) {
+    // one search object per grow ratio, so each keeps its own trees
+    std::map<double, std::unique_ptr<OrderSearch>> others;
+    auto search_for = [&](double ratio) -> OrderSearch& {
+      if (ratio == opt.grow_ratio) return search;
+      auto it = others.find(ratio);
+      if (it == others.end())
+        it = others.emplace(ratio, std::make_unique<OrderSearch>(score, allowed, opt.exact_limit,
+                                                                 ratio, interrupt)).first;
+      return *it->second;
+    };
+    const std::vector<double>& ratios = opt.kick_grow_ratios;
+    for (std::size_t k = 0; k < kicks.size(); ++k) {
+      std::vector<int> order = best.order;
+      apply_kick(order, kicks[k]);
+      const double ratio = ratios.empty() ? opt.grow_ratio : ratios[k % ratios.size()];
+      OrderSearchResult r = search_for(ratio).run(order, opt.max_sweeps, opt.tol);
+      IntMatrix cpdag;
+      double s = 0;
+      int bes_moves = 0;
+      finish(r, cpdag, s, bes_moves);
+      best.kick_scores.push_back(s);
+      if (s < best.score - opt.tol) {
+        best.score = s;
+        best.cpdag = cpdag;
+        best.order = r.order;
+        ++best.kicks_improved;
+      }
     }
   }
   if (!pdag_extension(best.cpdag, best.dag))

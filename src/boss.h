@@ -4,7 +4,10 @@
 // grow-shrink trees or exact best-parent tables); the best DAG of the final
 // order is then pruned by backward equivalence search (BES, the Delete moves
 // of GES, ges_refine.h). The best-scoring result over the starts is kept.
-// Pure C++; start orders come from the caller, so the random numbers are R's.
+// Optional kicks then perturb the best order found so far and search again
+// from there, keeping the result when it scores better (an iterated local
+// search). Pure C++; start orders and kicks come from the caller, so the
+// random numbers are R's.
 #ifndef CALM_BOSS_H
 #define CALM_BOSS_H
 
@@ -22,6 +25,17 @@ struct BossOptions {
   int exact_limit = 0;  // exact best-parent tables up to this many candidates
   double grow_ratio = 1.0;  // of the grow-shrink trees (grow_shrink.h)
   bool bes = true;      // prune each start's DAG with backward equivalence search
+  // grow ratios the kicks cycle through (kick k uses element k modulo the
+  // size); empty: grow_ratio
+  std::vector<double> kick_grow_ratios;
+};
+
+// A kick: move m takes the node at position from[m] of the order out and
+// puts it back at position to[m] of the shortened order (0-based, both in
+// 0..d-1; the moves apply one after the other).
+struct Kick {
+  std::vector<int> from;
+  std::vector<int> to;
 };
 
 struct BossStart {
@@ -39,13 +53,21 @@ struct BossResult {
   std::vector<int> order;  // the best start's final order
   int best_start = -1;     // index into the starts (first among ties)
   std::vector<BossStart> starts;
+  std::vector<double> kick_scores;  // score after each kick's search (and BES)
+  int kicks_improved = 0;           // kicks that gave a better graph
 };
 
 // `allowed`: symmetric 0/1 mask of possible adjacencies; `starts`: start
-// orders, each a permutation of 0..d-1 (at least one).
+// orders, each a permutation of 0..d-1 (at least one); `kicks`: run after
+// all starts, in turn, each from the best order so far.
 BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
                        const std::vector<std::vector<int>>& starts, const BossOptions& opt,
-                       const std::function<void()>& interrupt);
+                       const std::function<void()>& interrupt,
+                       const std::vector<Kick>& kicks = {});
+
+// Applies a kick to an order (throws std::invalid_argument on positions
+// outside 0..d-1 or from/to of different lengths).
+void apply_kick(std::vector<int>& order, const Kick& kick);
 
 }  // namespace calm
 

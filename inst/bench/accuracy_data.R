@@ -15,3 +15,15 @@ accuracy_data <- function(d, k, n, seed) {
        lam_bic2 = if (pop) 0.005 else bic_lambda(n, 2),
        lam_ebic = if (pop) 0.005 else as.numeric(ebic_lambda(n, d)))
 }
+
+# The arguments every accuracy benchmark starts with, `d k n graphs
+# first_seed out.rds`, as variables d, k, n, reps, first and out in the
+# caller's environment; `rest` holds the script's own further arguments.
+accuracy_args <- function(script, more = "", env = parent.frame()) {
+  a <- commandArgs(TRUE)
+  if (length(a) < 6L) stop(sprintf("usage: %s d k n graphs first_seed out.rds %s", script, more))
+  list2env(list(d = as.integer(a[1]), k = as.numeric(a[2]), n = as.numeric(a[3]),
+                reps = as.integer(a[4]), first = as.integer(a[5]), out = a[6], rest = a[-(1:6)]),
+           envir = env)
+  invisible(NULL)
+}

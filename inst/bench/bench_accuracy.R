@@ -20,10 +20,8 @@ bench_dir <- local({
   if (length(f)) dirname(normalizePath(f)) else "."
 })
 source(file.path(bench_dir, "accuracy_data.R"))
-a <- commandArgs(TRUE)
-d <- as.integer(a[1]); k <- as.numeric(a[2]); n <- as.numeric(a[3])
-reps <- as.integer(a[4]); first <- as.integer(a[5]); out <- a[6]
-methods <- if (length(a) >= 7) strsplit(a[7], ",")[[1]] else
+accuracy_args("bench_accuracy.R", "[methods]")
+methods <- if (length(rest) >= 1) strsplit(rest[1], ",")[[1]] else
   c("default", "paper", "ges1", "ges2", "ges4", "pc01", "pc05", "boss", "boss_ebic",
     if (d <= 20) "exact")
 have_pcalg <- requireNamespace("pcalg", quietly = TRUE)

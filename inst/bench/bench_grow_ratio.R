@@ -22,12 +22,9 @@ bench_dir <- local({
   if (length(f)) dirname(normalizePath(f)) else "."
 })
 source(file.path(bench_dir, "accuracy_data.R"))
-a <- commandArgs(TRUE)
-if (length(a) < 6L) stop("usage: bench_grow_ratio.R d k n graphs first_seed out.rds [ratios] [methods]")
-d <- as.integer(a[1]); k <- as.numeric(a[2]); n <- as.numeric(a[3])
-reps <- as.integer(a[4]); first <- as.integer(a[5]); out <- a[6]
-ratios <- if (length(a) >= 7) as.numeric(strsplit(a[7], ",")[[1]]) else c(1, 0.5)
-methods <- if (length(a) >= 8) strsplit(a[8], ",")[[1]] else c("calm", "boss")
+accuracy_args("bench_grow_ratio.R", "[ratios] [methods]")
+ratios <- if (length(rest) >= 1) as.numeric(strsplit(rest[1], ",")[[1]]) else c(1, 0.5)
+methods <- if (length(rest) >= 2) strsplit(rest[2], ",")[[1]] else c("calm", "boss")
 rows <- list()
 start_rows <- list()
 for (r in seq_len(reps)) {

@@ -455,7 +455,9 @@ hps <- list(lambda1 = -1, tau = 0, tau = -1, rho_init = 0, rho_init = -1e-5, rho
             settle_rounds = 1.5, settle_rounds = 2000, h_settle = -1e-6, h_settle = NA,
             h_settle = "small", threads = 0, threads = 1.5, threads = NA, threads = "2",
             threads = 100, refine_order_free_starts = NA, refine_order_free_starts = 1,
-            refine_grow_ratio = -0.1, refine_grow_ratio = 2, refine_grow_ratio = NA)
+            refine_grow_ratio = -0.1, refine_grow_ratio = 2, refine_grow_ratio = NA,
+            refine_kicks = -1, refine_kicks = 2.5, refine_kicks = NA, refine_kick_size = 0,
+            refine_kick_size = "5")
 for (i in seq_along(hps)) {
   nm <- names(hps)[i]
   add_case("calm", "error", as.call(c(quote(q), quote(x), hps[i])), arg = nm)

@@ -152,6 +152,56 @@ test_that("with grow_ratio < 1 an order's best DAG never scores worse than with 
   expect_identical(boss(sem$x, lambda1 = lam, starts = 1)$settings$grow_ratio, 1)
 })
 
+test_that("kicks from the best order never end worse and escape a poor start", {
+  set.seed(43)
+  sem <- simulate_sem(25, k = 4, n = 1000)
+  sigma <- cov2cor(stats::cov(sem$x))
+  mask <- matrix(1, 25, 25) - diag(25)
+  lam <- as.numeric(ebic_lambda(1000, 25))
+  better <- 0
+  for (r in 1:4) {
+    start <- matrix(sample.int(25), 25)
+    kicks <- calm:::draw_kicks(25, 15, 4)
+    plain <- calm:::cpp_boss(sigma, mask, lam, start, 100L, 0L, TRUE, 1, calm:::no_kicks(), numeric())
+    kicked <- calm:::cpp_boss(sigma, mask, lam, start, 100L, 0L, TRUE, 1, kicks, c(1, 0.5))
+    expect_length(kicked$kick_scores, 15)
+    expect_lte(kicked$score, plain$score + 1e-12)
+    expect_lte(kicked$kicks_improved, 15)
+    expect_identical(kicked$kicks_improved > 0, kicked$score < plain$score - 1e-10)
+    # the graph returned is the one scored
+    expect_equal(kicked$score, as.numeric(score_dag(kicked$dag, cov = sigma, lambda1 = lam)),
+                 tolerance = 1e-8)
+    better <- better + (kicked$score < plain$score - 1e-10)
+  }
+  # from a single random start on a dense graph the kicks find better graphs
+  expect_gt(better, 0)
+  # malformed kicks are refused by the C++ code with an R error
+  expect_error(calm:::cpp_boss(sigma, mask, lam, start, 100L, 0L, TRUE, 1,
+                               matrix(1L, 3, 2), numeric()), "even number")
+  expect_error(calm:::cpp_boss(sigma, mask, lam, start, 100L, 0L, TRUE, 1,
+                               matrix(c(1L, 26L), 2, 1), numeric()), "0..d-1")
+  # boss(kicks = ): the same starts (drawn first), then the kicks; never worse
+  set.seed(7)
+  f0 <- boss(sem$x, lambda1 = lam, starts = 2)
+  set.seed(7)
+  f1 <- boss(sem$x, lambda1 = lam, starts = 2, kicks = 10, kick_size = 3)
+  set.seed(7)
+  f2 <- boss(sem$x, lambda1 = lam, starts = 2, kicks = 10, kick_size = 3)
+  expect_identical(f0$starts, f1$starts)
+  expect_lte(f1$score, f0$score + 1e-12)
+  expect_identical(f1$kicks_improved > 0, f1$score < f0$score - 1e-10)
+  expect_identical(f0$kicks_improved, 0L)
+  expect_identical(as_amat(f1), as_amat(f2))
+  expect_equal(f1$score, as.numeric(score_dag(f1, cov = cov2cor(stats::cov(sem$x)), lambda1 = lam)),
+               tolerance = 1e-8)
+  expect_identical(f1$settings$kicks, 10L)
+  # kicks move nodes only: each kick column has `size` sources and targets
+  k <- calm:::draw_kicks(10, 3, 4)
+  expect_identical(dim(k), c(8L, 3L))
+  expect_true(all(k >= 1 & k <= 10))
+  expect_identical(dim(calm:::draw_kicks(3, 2, 5)), c(6L, 2L))
+})
+
 test_that("boss() refuses bad arguments, naming them", {
   set.seed(5)
   x <- simulate_sem(5, k = 1, n = 100)$x
@@ -166,6 +216,9 @@ test_that("boss() refuses bad arguments, naming them", {
   expect_error(boss(x, bes = "yes"), "bes")
   expect_error(boss(x, grow_ratio = 2), "grow_ratio")
   expect_error(boss(x, grow_ratio = "a"), "grow_ratio")
+  expect_error(boss(x, kicks = -1), "kicks")
+  expect_error(boss(x, kicks = 1.5), "kicks")
+  expect_error(boss(x, kick_size = 0), "kick_size")
   expect_error(boss(x, moral = matrix(1, 3, 3)), "moral")
   expect_error(boss(), "x")
 })

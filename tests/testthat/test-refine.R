@@ -266,13 +266,39 @@ test_that("with a given moral graph, starts from a search over all pairs reach t
     a <- calm(cov = sem$sigma, n = Inf, moral = M, standardize = FALSE, verbose = FALSE)
     set.seed(100 + s)
     b <- calm(cov = sem$sigma, n = Inf, moral = M, standardize = FALSE, verbose = FALSE,
-              control = calm_control(refine_order_free_starts = FALSE))
+              control = calm_control(refine_order_free_starts = FALSE, refine_kicks = 0))
     expect_equal(shd_cpdag(a, sem$dag), 0)
     expect_gt(shd_cpdag(b, sem$dag), 10)
     expect_lt(a$refine$score_after, b$refine$score_after - 0.01)
-    # both keep to the given moral graph
+    # the kicks alone (refine_kicks) also get there from the same starts
+    set.seed(100 + s)
+    k <- calm(cov = sem$sigma, n = Inf, moral = M, standardize = FALSE, verbose = FALSE,
+              control = calm_control(refine_order_free_starts = FALSE))
+    expect_equal(shd_cpdag(k, sem$dag), 0)
+    # all keep to the given moral graph
     expect_true(all((as_amat(a) != 0) <= M))
     expect_true(all((as_amat(b) != 0) <= M))
+    expect_true(all((as_amat(k) != 0) <= M))
+  }
+})
+
+test_that("the refinement's kicks never end worse, are reproducible and are labelled", {
+  skip_on_cran()
+  set.seed(64)
+  sem <- simulate_sem(30, k = 4, n = 1000)
+  set.seed(2)
+  none <- calm(sem$x, control = calm_control(refine_kicks = 0), verbose = FALSE)
+  set.seed(2)
+  kicked <- calm(sem$x, verbose = FALSE)
+  set.seed(2)
+  again <- calm(sem$x, verbose = FALSE)
+  expect_identical(calm_control()$refine_kicks, 20L)
+  expect_identical(calm_control()$refine_kick_size, 5L)
+  expect_lte(kicked$refine$score_after, none$refine$score_after + 1e-9)
+  expect_identical(as_amat(kicked), as_amat(again))
+  order_moves <- kicked$refine$moves$clique[kicked$refine$moves$type == "order"]
+  if (length(order_moves) && grepl("kicks", order_moves)) {
+    expect_match(order_moves, "then [0-9]+ of 20 kicks")
   }
 })
 

@@ -3,6 +3,7 @@
 // Gaussian covariances, checking properties that must hold (scores never
 // worsen, results are DAGs, the exact optimum is never beaten). Built and run
 // by tools/sanitize/run.sh.
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -73,6 +74,25 @@ int main() {
     CHECK(calm::is_dag(b.dag));
     CHECK(b.score >= e.score - 1e-9);
     CHECK(std::abs(score.dag_score(b.dag) - b.score) < 1e-9);
+    // kicks from the best order (moves to the first and last positions
+    // included), alternating two grow ratios: never worse than the starts
+    std::vector<calm::Kick> kicks(3);
+    for (int k = 0; k < 3; ++k) {
+      kicks[k].from = {k % d, d - 1, 0};
+      kicks[k].to = {d - 1, 0, (k + 1) % d};
+    }
+    bo.kick_grow_ratios = {1.0, 0.5};
+    calm::BossResult bk = calm::boss_search(score, full, starts, bo, {}, kicks);
+    CHECK(bk.kick_scores.size() == 3);
+    CHECK(bk.score <= b.score + 1e-12);
+    CHECK(bk.score >= e.score - 1e-9);
+    CHECK(calm::is_dag(bk.dag));
+    CHECK(std::abs(score.dag_score(bk.dag) - bk.score) < 1e-9);
+    std::vector<int> kicked = order;
+    calm::apply_kick(kicked, kicks[0]);
+    std::vector<int> sorted = kicked;
+    std::sort(sorted.begin(), sorted.end());
+    for (int i = 0; i < d; ++i) CHECK(sorted[i] == i);
     // background knowledge: require the reverse of one edge of the exact
     // optimum and forbid the edge itself; the constrained optima obey it
     // and never beat the free one
