@@ -265,10 +265,10 @@
 #'   graph with 222 edges at n = 1000 (seed 63001) the ten starts at both
 #'   grow ratios all ended in poor local optima and the fit 54 edge marks
 #'   from the truth; 3 of the 20 kicks found better graphs and the fit ended
-#'   at the truth (`inst/bench/bench_kicks.R`). On 45 other graphs (50-node
-#'   ER4, seeds 7001-7010, 31001-31010 and the fresh 84001-84010; 100-node
-#'   ER1, 33001-33010 and 85001-85005) they changed no graph; on 84001-84010
-#'   the fits with and
+#'   at the truth (`inst/bench/bench_kicks.R`). On 85 other graphs (the
+#'   README's accuracy sets above 20 variables, 50-node ER4 seeds
+#'   84001-84010 and 100-node ER1 85001-85005) they changed no graph; on
+#'   84001-84010 the fits with and
 #'   without them were at the best score known (a search with 60 starts and
 #'   100 kicks). They cost 10-19% more time per fit on 50-node ER4 and
 #'   nothing measurable on 100-node ER1. With a given moral graph they also
