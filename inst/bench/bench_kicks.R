@@ -4,8 +4,8 @@
 # the same seeds give the same data). Paired: both fits see the same data
 # and the same seed (set.seed(1) before each). Optionally (best = TRUE) a
 # long search for the best score known on each graph: 30 random starts of
-# the order search at calm's score with the plain grow step and again with
-# grow ratio 0.5, then 100 kicks from the better. Prints one line per graph
+# the order search at calm's score (boss()) with the plain grow step and
+# again with grow ratio 0.5, each followed by 100 kicks. Prints one line per graph
 # and the summary: mean SHD of CPDAG +/- se per variant, graphs with a
 # better / worse score (calm's extended BIC per sample, lower is better),
 # graphs where each variant is at the best score known, and the mean time
@@ -24,17 +24,13 @@ kicks <- if (length(rest) >= 1) as.integer(rest[1]) else 20L
 long <- length(rest) >= 2 && as.logical(rest[2])
 
 best_known <- function(dat, seed) {
-  sig <- dat$sigma
-  mask <- matrix(1, d, d) - diag(d)
   set.seed(seed + 7L)
-  st <- vapply(1:30, function(i) sample.int(d), integer(d))
-  no <- calm:::no_kicks()
-  r1 <- calm:::cpp_boss(sig, mask, dat$lam_ebic, st, 100L, 14L, TRUE, 1, no, numeric())
-  r2 <- calm:::cpp_boss(sig, mask, dat$lam_ebic, st, 100L, 14L, TRUE, 0.5, no, numeric())
-  best <- if (r2$score < r1$score) r2 else r1
-  kk <- calm:::cpp_boss(sig, mask, dat$lam_ebic, matrix(best$order, d), 100L, 14L, TRUE, 1,
-                        calm:::draw_kicks(d, 100, 5), c(1, 0.5))
-  min(best$score, kk$score)
+  starts <- lapply(1:30, function(i) sample.int(d))
+  fits <- lapply(c(1, 0.5), function(g) {
+    boss(cov = dat$sigma, n = n, lambda1 = dat$lam_ebic, starts = starts, grow_ratio = g,
+         kicks = 100, standardize = FALSE)
+  })
+  min(vapply(fits, `[[`, numeric(1), "score"))
 }
 
 rows <- NULL
