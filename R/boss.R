@@ -130,17 +130,9 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, 
 
   t0 <- proc.time()[["elapsed"]]
   r <- boss_run(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio)
-  r$kicks_improved <- 0L
-  if (kicks > 0) {
-    # from the best start's order, which the first run of this call
-    # reproduces; the starts' record stays the one above
-    kk <- cpp_boss(sigma, mask, lambda1, matrix(r$order, nrow = d), max_sweeps, exact_limit, bes,
-                   grow_ratio, draw_kicks(d, kicks, kick_size), c(1, 0.5))
-    if (kk$score < r$score - 1e-10) {
-      r[c("dag", "cpdag", "score", "order")] <- kk[c("dag", "cpdag", "score", "order")]
-      r$kicks_improved <- kk$kicks_improved
-    }
-  }
+  # kicks from the best start's order; the starts' record stays the one above
+  r <- kick_search(r, sigma, mask, lambda1, max_sweeps, exact_limit, bes, grow_ratio,
+                   kicks, kick_size, c(1, 0.5))
   elapsed <- proc.time()[["elapsed"]] - t0
 
   amat <- r$dag
@@ -222,3 +214,23 @@ draw_kicks <- function(d, kicks, size) {
 }
 
 no_kicks <- function() matrix(0L, 0, 0)
+
+# Iterated local search after the starts: `kicks` kicks of `kick_size`
+# variables from the order of `best` (a cpp_boss() result), the search
+# alternating the grow ratios in `ratios` after the first at `grow_ratio`.
+# The kicked search's graph, score and order replace those of `best` when
+# they score better; `kicks_improved` counts the kicks that found a better
+# graph (0 when `best` is kept).
+kick_search <- function(best, sigma, mask, lambda1, max_sweeps, exact_limit, bes, grow_ratio,
+                        kicks, kick_size, ratios) {
+  best$kicks_improved <- 0L
+  if (kicks <= 0) return(best)
+  d <- ncol(sigma)
+  kk <- cpp_boss(sigma, mask, lambda1, matrix(best$order, nrow = d), max_sweeps, exact_limit, bes,
+                 grow_ratio, draw_kicks(d, kicks, kick_size), ratios)
+  if (kk$score < best$score - 1e-10) {
+    best[c("dag", "cpdag", "score", "order")] <- kk[c("dag", "cpdag", "score", "order")]
+    best$kicks_improved <- kk$kicks_improved
+  }
+  best
+}

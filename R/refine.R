@@ -96,17 +96,9 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     # kicks: a few nodes of the best order so far moved to random places and
     # the search run again from there, alternating the grow ratios; kept
     # when the score improves
-    n_kicks <- 0L
-    if (ctrl$refine_kicks > 0) {
-      kk <- cpp_boss(sigma, order_mask, lambda, matrix(os$order, nrow = d), 100L,
-                     ctrl$refine_exact_limit, TRUE, os_ratio,
-                     draw_kicks(d, ctrl$refine_kicks, ctrl$refine_kick_size),
-                     unique(c(1, ctrl$refine_grow_ratio)))
-      if (kk$score < os$score - 1e-10) {
-        os <- kk
-        n_kicks <- kk$kicks_improved
-      }
-    }
+    os <- kick_search(os, sigma, order_mask, lambda, 100L, ctrl$refine_exact_limit, TRUE, os_ratio,
+                      ctrl$refine_kicks, ctrl$refine_kick_size, unique(c(1, ctrl$refine_grow_ratio)))
+    n_kicks <- os$kicks_improved
     if (all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
     if (os$score < score_now - 1e-10) {
       r2 <- ges(os$cpdag)
