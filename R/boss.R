@@ -23,9 +23,12 @@
 #' The score is `sum_j [ 1/2 log(v_j) + lambda1 |pa(j)| ]` per sample, with
 #' `v_j` the residual variance of variable `j` on its parents. By default
 #' `lambda1 = penalty_discount * log(n) / (2 n)` ([bic_lambda()]): the BIC
-#' with a penalty discount, as in Tetrad's and causal-learn's BOSS (their
-#' default discount is 2) and in pcalg's `GaussL0penObsScore` with
-#' `lambda = penalty_discount * log(n) / 2`. A population covariance
+#' with a penalty discount, as in Tetrad's BOSS (default discount 2) and in
+#' pcalg's `GaussL0penObsScore` with `lambda = penalty_discount * log(n) / 2`.
+#' causal-learn's BOSS takes `lambda_value`: the discount in its code before
+#' its BIC scores were rewritten in March 2026, half the discount since (in
+#' its current source `lambda_value = 1` gives the graphs and scores of
+#' `penalty_discount = 2`, and its default 2 is discount 4). A population covariance
 #' (`n = Inf`) has no BIC; `lambda1` then defaults to 0.001. A small
 #' penalty matters there: on 50-node ER4 population covariances, 0.005 (the
 #' paper's sparsity weight of CALM) made the greedy parent choices stop
