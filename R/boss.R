@@ -45,8 +45,14 @@
 #' (wrap the call in `progressr::with_progress()`).
 #'
 #' @inheritParams exact_search
-#' @param penalty_discount Penalty discount `k` of the BIC, used when
-#'   `lambda1` is `NULL` and `n` is finite.
+#' @param penalty_discount Penalty discount `k` of the BIC (default 2, as
+#'   Tetrad's BOSS), used when `lambda1` is `NULL` and `n` is finite; larger
+#'   values give sparser graphs. `"cv"`: chosen from `penalty_grid` by
+#'   `penalty_folds`-fold held-out log-likelihood, as [calm()] does by default
+#'   (see [select_penalty()]; needs data, not a covariance). The choice is
+#'   recorded in the fit's `penalty`.
+#' @param penalty_grid,penalty_folds With `penalty_discount = "cv"`: the
+#'   discounts to choose from and the number of folds.
 #' @param lambda1 Penalty per edge and per sample. `NULL` (default): the BIC
 #'   with `penalty_discount` for finite `n`, 0.001 for a population
 #'   covariance.
@@ -106,13 +112,16 @@
 #' @export
 boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, starts = 10,
                  bes = TRUE, moral = "none", standardize = TRUE, exact_limit = 14,
-                 max_sweeps = 100, grow_ratio = 1, kicks = 0, kick_size = 5) {
+                 max_sweeps = 100, grow_ratio = 1, kicks = 0, kick_size = 5,
+                 penalty_grid = c(1, 1.5, 2, 2.5, 3, 4), penalty_folds = 5) {
   cl <- match.call()
   env <- environment()
   if (missing(x)) x <- NULL
   check_flag(standardize, "standardize", call = env)
   check_flag(bes, "bes", call = env)
-  penalty_discount <- check_number(penalty_discount, "penalty_discount", lower = 0, call = env)
+  penalty_discount <- check_penalty_discount(penalty_discount, call = env)
+  penalty_grid <- check_penalty_grid(penalty_grid, call = env)
+  penalty_folds <- check_penalty_folds(penalty_folds, call = env)
   exact_limit <- check_count(exact_limit, "exact_limit", min = 0, max = 20, call = env)
   max_sweeps <- check_count(max_sweeps, "max_sweeps", min = 1, max = 1e6, call = env)
   grow_ratio <- check_number(grow_ratio, "grow_ratio", lower = 0, upper = 1, call = env)
@@ -122,14 +131,13 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, 
   sigma <- set_node_names(cv$sigma)
   nm <- colnames(sigma)
   d <- ncol(sigma)
-  if (is.null(lambda1)) {
-    lambda1 <- if (is.finite(cv$n)) bic_lambda(cv$n, penalty_discount) else 0.001
-  }
-  lambda1 <- check_number(lambda1, "lambda1", lower = 0, call = env)
   orders <- start_orders(starts, nm, call = env)
   mo <- if (identical(moral, "none")) NULL else resolve_moral(moral, sigma, cv$n, call = env)
   mask <- if (is.null(mo)) matrix(1, d, d) - diag(d) else mo$mask
   storage.mode(mask) <- "double"
+  pen <- boss_penalty(lambda1, penalty_discount, penalty_grid, penalty_folds, cv, mask,
+                      exact_limit, call = env)
+  lambda1 <- pen$lambda
 
   t0 <- proc.time()[["elapsed"]]
   r <- boss_run(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio)
@@ -144,12 +152,12 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, 
   starts_df$best <- seq_len(nrow(starts_df)) == r$best_start
   new_calm_fit(
     amat, sigma = sigma, n = cv$n, method = "boss",
-    settings = list(lambda1 = lambda1, penalty_discount = penalty_discount,
+    settings = list(lambda1 = lambda1, penalty_discount = pen$discount,
                     starts = ncol(orders), bes = bes, moral = if (is.null(mo)) "none" else mo$source,
                     standardize = standardize, exact_limit = exact_limit, max_sweeps = max_sweeps,
                     grow_ratio = grow_ratio, kicks = kicks, kick_size = kick_size),
     converged = TRUE, time = elapsed, call = cl,
-    extra = list(score = r$score, order = nm[r$order], starts = starts_df,
+    extra = list(penalty = pen, score = r$score, order = nm[r$order], starts = starts_df,
                  kicks_improved = r$kicks_improved,
                  moral = if (is.null(mo)) NULL else mo$graph)
   )
@@ -236,4 +244,21 @@ kick_search <- function(best, sigma, mask, lambda1, max_sweeps, exact_limit, bes
     best$kicks_improved <- kk$kicks_improved
   }
   best
+}
+
+# boss()'s penalty record (see penalty_record()): lambda1 as given, the BIC
+# at a fixed discount, or a discount chosen by cross-validation; a
+# population covariance takes 0.001.
+boss_penalty <- function(lambda1, discount, grid, folds, cv, mask, exact_limit, call) {
+  if (!is.null(lambda1)) {
+    return(penalty_record("lambda", NA_real_, check_number(lambda1, "lambda1", lower = 0,
+                                                           call = call)))
+  }
+  if (!is.finite(cv$n)) return(penalty_record("lambda", NA_real_, 0.001))
+  if (is.numeric(discount)) return(penalty_record("fixed", discount, bic_lambda(cv$n, discount)))
+  if (is.null(cv$x)) {
+    abort_arg("penalty_discount", "is {.val cv}, which needs the data {.arg x}, not a covariance.",
+              call = call)
+  }
+  select_discount(cv$x, grid, folds, mask, exact_limit, call = call)
 }

@@ -161,8 +161,8 @@
 #' @param score `"likelihood"` (default) or `"colide"`.
 #' @param refine `"ges"` (default): after the continuous optimization, refine
 #'   the learned equivalence class on the decomposable score (see
-#'   [score_dag()]) with the penalty of `calm_control(refine_penalty,
-#'   refine_gamma, refine_discount)`: moves of greedy equivalence search, an order search
+#'   [score_dag()]) with the penalty of `calm_control(penalty_discount)`
+#'   (by default chosen from the data, see [select_penalty()]): moves of greedy equivalence search, an order search
 #'   (BOSS) and, up to 20 variables, the exact optimum (see Details).
 #'   `"none"`: the paper's CALM, unchanged.
 #' @param control Hyperparameters: the result of [calm_control()], or a list
@@ -285,7 +285,9 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   t0 <- proc.time()[["elapsed"]]
   runs <- run_restarts(seeds, sigma, mask, ctrl, gate, score, constraint, verbose)
   if (refine == "ges") {
-    lam <- refine_lambda(ctrl, cv[["n"]], ncol(sigma))
+    pen <- refine_penalty_record(ctrl, cv[["n"]], ncol(sigma), cv[["x"]],
+                                 selection_mask(mask, mo, kn, ctrl), call = env)
+    lam <- pen[["lambda"]]
     runs <- lapply(runs, function(r) {
       ref <- if (is.null(kn)) {
         refine_dag(r[["amat"]], sigma, mo[["mask"]], lam, ctrl, n = cv[["n"]],
@@ -332,7 +334,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                  gate_values = best[["gate_values"]], restarts = restart_table,
                  skipped = best[["skipped"]], isa = best[["isa"]], refine = best[["refine"]],
                  components = best[["components"]],
-                 knowledge = kn, na_dropped = attr(x, "na_dropped"),
+                 penalty = if (refine == "ges") pen, knowledge = kn, na_dropped = attr(x, "na_dropped"),
                  data_var = data_variances(x, cov, standardize))
   )
   fit

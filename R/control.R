@@ -145,33 +145,24 @@
 #'   (default: 3 for the short schedule, 5 for the long one).
 #' @param stop_tol Smallest decrease of the objective (at the deterministic
 #'   gate) over `patience` checks that counts as progress.
-#' @param refine_penalty,refine_gamma,refine_discount Penalty per edge and
-#'   per sample of the score that the refinement (`calm(refine = "ges")`)
-#'   optimises, for data and covariances with finite `n`:
-#'   - `"ebic"` (default): the extended BIC, `log(n) / (2 n) + refine_gamma *
-#'     log(d (d - 1)) / n` for `d` variables ([ebic_lambda()]). At `n = 1000`
-#'     it equals the BIC with penalty discount 2.0 at 10 variables, 2.3 at 20,
-#'     2.7 at 50, 3.0 at 100, 3.3 at 200 and 3.7 at 500.
-#'   - `"bic"`: the BIC with penalty discount `refine_discount`,
-#'     `refine_discount * log(n) / (2 n)` ([bic_lambda()]); `"bic"` with
-#'     discount 2 was calm's default before the extended BIC (see NEWS).
-#'   - `"lambda1"`: `lambda1`, the continuous phase's own penalty.
-#'   - a number, used as it is.
-#'
-#'   For a population covariance (`n = Inf`), where the BIC penalty vanishes,
-#'   the refinement scores with `lambda1`. Why the extended BIC: with a
-#'   penalty that does not grow with `d`, the optimum of the score takes in
-#'   more spurious edges as the number of candidate edges grows like `d^2`.
-#'   `refine_gamma = 0.75` was chosen on 10 graphs per setting (seeds
-#'   41001-41010) and checked on 10 others (seeds 43001-43010, fixed before
-#'   the run; the optimum found by [boss()], by [exact_search()] at 20
-#'   variables; n = 1000). Mean SHD of CPDAG, discount 2 against the extended
-#'   BIC: 0.6 against 0.0 (50-node ER1), 3.6 against 1.5 (100-node ER1),
-#'   11.5 against 2.0 (200-node ER1), 3.4 against 1.2 (100-node ER2), 2.4
-#'   against 1.1 (50-node ER4), 2.3 against 2.3 (20-node ER2) and 3.6 against
-#'   3.7 (20-node ER4, the one setting where it is not better); at n = 200,
-#'   4.4 against 1.3 (50-node ER1). See `inst/bench/penalty_by_d.R` and the
-#'   README.
+#' @param penalty_discount The sparsity knob: the penalty discount `k` of the
+#'   BIC that the refinement optimises, `k log(n) / (2 n)` per edge and per
+#'   sample ([bic_lambda()]); larger values give sparser graphs. A number, or
+#'   `"cv"` (default): chosen from `penalty_grid` by `penalty_folds`-fold
+#'   held-out log-likelihood of the graphs the order search learns on the
+#'   other folds (see [select_penalty()]). The same argument of [boss()] has the same meaning.
+#'   With a covariance matrix instead of data, `"cv"` falls back to the
+#'   extended BIC ([ebic_lambda()]). The fit records the choice in
+#'   `fit$penalty`.
+#' @param penalty_grid,penalty_folds The discounts `"cv"` chooses from
+#'   (default 1, 1.5, 2, 2.5, 3 and 4) and the number of folds (default 5).
+#' @param refine_penalty The score's penalty: `"bic"` (default, with
+#'   `penalty_discount`), `"ebic"` (the extended BIC, [ebic_lambda()] with
+#'   `refine_gamma`), `"lambda1"` (the continuous phase's own penalty) or a
+#'   number (per edge and per sample). For a population covariance (`n =
+#'   Inf`) the refinement scores with `lambda1`.
+#' @param refine_gamma The extended BIC's `gamma` (default 0.75), used with
+#'   `refine_penalty = "ebic"`.
 #' @param refine_forward Also run forward (edge insertion) moves of greedy
 #'   equivalence search, inside the moral graph, after the backward and
 #'   turning moves: `TRUE`, `FALSE` or `"auto"` (default: `TRUE` for a
@@ -312,7 +303,8 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          acyclicity = c("poly", "exp"), simd = TRUE, threads = 2L,
                          early_stop = TRUE, check_every = NULL, patience = NULL,
                          stop_tol = 1e-4, settle_rounds = 2, h_settle = NULL,
-                         refine_penalty = "ebic", refine_gamma = 0.75, refine_discount = 2,
+                         penalty_discount = "cv", penalty_grid = c(1, 1.5, 2, 2.5, 3, 4), penalty_folds = 5,
+                         refine_penalty = "bic", refine_gamma = 0.75,
                          refine_forward = "auto",
                          refine_max_moves = 10000, refine_order = TRUE,
                          refine_order_starts = 10, refine_exact_limit = 14,
@@ -364,7 +356,9 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
     h_settle = check_number(h_settle, "h_settle", lower = 0, call = call),
     refine_penalty = check_refine_penalty(refine_penalty, call = call),
     refine_gamma = check_number(refine_gamma, "refine_gamma", lower = 0, call = call),
-    refine_discount = check_number(refine_discount, "refine_discount", lower = 0, call = call),
+    penalty_discount = check_penalty_discount(penalty_discount, call = call),
+    penalty_grid = check_penalty_grid(penalty_grid, call = call),
+    penalty_folds = check_penalty_folds(penalty_folds, call = call),
     refine_forward = if (identical(refine_forward, "auto")) "auto" else
       check_flag(refine_forward, "refine_forward", call = call),
     refine_max_moves = check_count(refine_max_moves, "refine_max_moves", min = 0, max = 1e9,

@@ -149,6 +149,7 @@ fit_lines <- function(x) {
   data <- if (is.finite(x[["n"]])) sprintf("n = %s", format(x[["n"]], big.mark = ",")) else "population covariance (n = Inf)"
   if (isTRUE(x[["settings"]][["standardize"]])) data <- paste0(data, ", standardized")
   lines <- c(lines, paste0("data: ", data))
+  if (is.character(x[["penalty"]][["label"]])) lines <- c(lines, paste0("penalty: ", x[["penalty"]][["label"]]))
   if (inherits(x[["moral"]], "igraph")) {
     lines <- c(lines, sprintf("moral graph: %d edges (%s)", igraph::ecount(x[["moral"]]),
                               x[["settings"]][["moral"]] %||% "given"))

@@ -1,17 +1,6 @@
 # Refinement of a learned graph by greedy equivalence search moves (C++ in
 # src/ges_refine.cpp), used by calm(refine = "ges").
 
-# The per-sample penalty of the refinement's score (see calm_control()).
-# `d`: the number of variables (the extended BIC charges each edge for the
-# d (d - 1) candidates).
-refine_lambda <- function(ctrl, n, d) {
-  p <- ctrl[["refine_penalty"]]
-  if (is.numeric(p)) return(p)
-  if (!is.finite(n) || p == "lambda1") return(ctrl[["lambda1"]])
-  if (p == "bic") return(bic_lambda(n, ctrl[["refine_discount"]]))
-  as.numeric(ebic_lambda(n, max(d, 2), gamma = ctrl[["refine_gamma"]]))
-}
-
 # Runs the refinement from the DAG `dag` (0/1, named) on covariance `sigma`.
 # Returns the refined DAG (a consistent extension of the refined CPDAG) and
 # a record of what was done.

@@ -223,7 +223,7 @@ resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FAL
     }
   }
   if (standardize) s <- stats::cov2cor(s)
-  list(sigma = s, n = n, names = colnames(s))
+  list(sigma = s, n = n, names = colnames(s), x = x)
 }
 
 # A covariance of data whose scale is extreme (1e160, 1e-170) over- or

@@ -104,7 +104,7 @@ const ControlField kControlFields[] = {
 // one). Every other field must have a row in kControlFields, so that a new
 // optimizer field cannot be forgotten here.
 bool is_r_field(const std::string& name) {
-  return name.rfind("refine_", 0) == 0 || name == "split_components";
+  return name.rfind("refine_", 0) == 0 || name.rfind("penalty_", 0) == 0 || name == "split_components";
 }
 
 bool is_cpp_field(const std::string& name) {

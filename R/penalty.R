@@ -1,0 +1,211 @@
+# The penalty of the discrete searches: a fixed BIC discount, or a discount
+# chosen from the data by K-fold held-out log-likelihood (penalty_discount =
+# "cv" in calm_control() and boss()).
+
+# The default grid of penalty discounts the selection chooses from.
+default_penalty_grid <- function() c(1, 1.5, 2, 2.5, 3, 4)
+
+# `penalty_discount`: a non-negative number or "cv".
+check_penalty_discount <- function(x, arg = "penalty_discount", call) {
+  if (is.character(x)) return(match_choice(x, "cv", arg, call = call))
+  check_number(x, arg, lower = 0, call = call)
+}
+
+# `penalty_grid`: a non-empty vector of distinct positive finite discounts,
+# returned sorted in decreasing order (the order the selection walks).
+check_penalty_grid <- function(x, arg = "penalty_grid", call) {
+  if (!is.numeric(x) || length(x) == 0L || anyNA(x) || any(!is.finite(x)) || any(x <= 0)) {
+    abort_arg(arg, "must be a non-empty numeric vector of positive, finite penalty discounts.",
+              call = call)
+  }
+  if (anyDuplicated(x)) abort_arg(arg, "has duplicated values.", call = call)
+  sort(as.numeric(x), decreasing = TRUE)
+}
+
+# `penalty_folds`: a count of at least 2; checked against n at fit time.
+check_penalty_folds <- function(x, arg = "penalty_folds", call) {
+  check_count(x, arg, min = 2, max = 1000, call = call)
+}
+
+# The fold of each of n rows: as equal in size as possible, in a random order
+# drawn from R's RNG (set.seed() reproduces it).
+draw_folds <- function(n, folds, call, arg = "penalty_folds") {
+  if (folds > n / 2) {
+    abort_arg(arg, "is {folds}, but the data have {n} rows: every fold needs at least 2 rows ({.code penalty_folds <= {floor(n / 2)}}).",
+              call = call)
+  }
+  sample(rep_len(seq_len(folds), n))
+}
+
+# Held-out Gaussian log-likelihood, summed over the rows of `test`, of the
+# node-wise regressions of `dag` (0/1, [i, j] for i -> j) fitted on the
+# covariance `s` and means `mu` of the training rows.
+heldout_loglik <- function(dag, s, mu, test) {
+  centred <- sweep(test, 2L, mu)
+  total <- 0
+  for (j in seq_len(ncol(s))) {
+    pa <- which(dag[, j] != 0)
+    r <- centred[, j]
+    v <- s[j, j]
+    if (length(pa)) {
+      beta <- solve(s[pa, pa, drop = FALSE], s[pa, j])
+      r <- r - centred[, pa, drop = FALSE] %*% beta
+      v <- v - sum(s[j, pa] * beta)
+    }
+    v <- max(v, 1e-12 * s[j, j])
+    total <- total - 0.5 * sum(log(2 * pi * v) + r^2 / v)
+  }
+  total
+}
+
+# One fold of the selection: the order search on the training rows at each
+# discount of `grid` (decreasing), the first from two random orders, each
+# later one from the order found at the previous discount, scored on the
+# held-out rows.
+fold_path <- function(train, test, grid, mask, exact_limit) {
+  n <- nrow(train)
+  s <- stats::cov(train) * (n - 1) / n
+  mu <- colMeans(train)
+  d <- ncol(train)
+  starts <- cbind(sample.int(d), sample.int(d))
+  vapply(grid, function(k) {
+    r <- cpp_boss(s, mask, bic_lambda(n, k), starts, 100L, exact_limit, TRUE, 1, no_kicks(),
+                  numeric())
+    starts <<- matrix(r$order, ncol = 1L)
+    heldout_loglik(r$dag, s, mu, test)
+  }, numeric(1))
+}
+
+# Chooses the penalty discount from `grid` by `folds`-fold held-out
+# log-likelihood of the DAGs that the order search learns on the training
+# rows: the discount with the best mean held-out log-likelihood per row,
+# ties going to the larger discount. `se` is the standard error over the
+# folds of each discount's paired difference to the best.
+# `x`: the data (numeric matrix, complete rows); `mask`: the pairs the search
+# may join (d x d, 0/1). Returns the record stored in a fit's `penalty`.
+select_discount <- function(x, grid, folds, mask, exact_limit = 14L, call = parent.frame(),
+                            fold_arg = "penalty_folds") {
+  n <- nrow(x)
+  # the score does not depend on the variables' scales; rescaled, the
+  # covariances of data on extreme scales neither over- nor underflow
+  x <- sweep(x, 2L, apply(abs(x), 2L, max), `/`)
+  fold <- draw_folds(n, folds, call, fold_arg)
+  storage.mode(mask) <- "double"
+  ll <- vapply(seq_len(folds), function(f) {
+    fold_path(x[fold != f, , drop = FALSE], x[fold == f, , drop = FALSE], grid, mask,
+              exact_limit) / sum(fold == f)
+  }, numeric(length(grid)))
+  ll <- matrix(ll, nrow = length(grid))
+  mean_ll <- rowMeans(ll)
+  chosen <- which.max(mean_ll)   # the grid is decreasing: ties go to the larger discount
+  se <- apply(ll, 1L, function(v) stats::sd(v - ll[chosen, ])) / sqrt(folds)
+  table <- data.frame(discount = grid, heldout_loglik = mean_ll, se = se,
+                      chosen = seq_along(grid) == chosen)
+  table <- table[order(table$discount), ]
+  rownames(table) <- NULL
+  penalty_record("cv", grid[chosen], bic_lambda(n, grid[chosen]), table = table, folds = folds)
+}
+
+# What a fit records of its penalty: how it was set (`method`), the BIC
+# discount and per-sample penalty per edge, and for "cv" the grid with each
+# candidate's criterion; `label` is the one line print() shows.
+penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL) {
+  label <- switch(method,
+    cv = sprintf("BIC, discount %g (chosen by %d-fold held-out log-likelihood from %s)",
+                 discount, folds, paste(table$discount, collapse = ", ")),
+    fixed = sprintf("BIC, discount %g", discount),
+    ebic = sprintf("extended BIC (BIC discount %.3g)", discount),
+    sprintf("%g per edge and sample", lambda))
+  structure(list(method = method, discount = discount, lambda = lambda, table = table,
+                 folds = folds, label = label), class = "calm_penalty")
+}
+
+#' Choose the penalty discount from the data
+#'
+#' Chooses the penalty discount `k` of the BIC (`k log(n) / (2 n)` per edge
+#' and per sample, [bic_lambda()]) that [calm()] uses by default
+#' (`calm_control(penalty_discount = "cv")`) and [boss()] with
+#' `penalty_discount = "cv"`. The rows are split at random into `folds`
+#' folds. For each fold and each discount of `grid`, the order search of
+#' [boss()] learns a DAG on the other folds, and the DAG's node-wise
+#' regressions, fitted on those folds, are scored by their Gaussian
+#' log-likelihood on the held-out fold. The choice is the discount with the
+#' best mean held-out log-likelihood (ties, where the searches learned the
+#' same graphs, go to the larger discount).
+#'
+#' Weak effects need a small discount to be found; on sparse graphs with
+#' strong effects a larger discount keeps out spurious edges. No fixed
+#' discount serves both, and the held-out likelihood tells them apart. The
+#' searches of one fold share their order: each discount starts from the
+#' order found at the previous (larger) one. The folds and the random start
+#' orders come from R's random number generator, so `set.seed()` reproduces
+#' the choice.
+#'
+#' @param x Data: a numeric matrix or data frame, one column per variable
+#'   (complete rows).
+#' @param grid Candidate penalty discounts (positive, distinct).
+#' @param folds Number of folds (at least 2, at most `nrow(x) / 2`).
+#' @param moral The pairs the searches may join: `"none"` (default, all
+#'   pairs), or a symmetric 0/1 matrix or undirected igraph graph.
+#' @return An object of class `calm_penalty`: a list with `method` (`"cv"`),
+#'   `discount` (the chosen discount), `lambda` (its penalty per edge and per
+#'   sample at `n = nrow(x)`), `table` (a data frame with each candidate's
+#'   `discount`, mean held-out log-likelihood per row `heldout_loglik`, its
+#'   standard error `se` of its difference to the chosen one over the folds,
+#'   and `chosen`), `folds` and
+#'   `label` (the one line that `print()` of a fit shows).
+#' @seealso [calm_control()] (`penalty_discount`), [boss()].
+#' @examples
+#' set.seed(1)
+#' sem <- simulate_sem(10, k = 1, n = 300)
+#' select_penalty(sem$x, grid = c(1, 2, 4), folds = 3)
+#' @export
+select_penalty <- function(x, grid = c(1, 1.5, 2, 2.5, 3, 4), folds = 5, moral = "none") {
+  env <- environment()
+  grid <- check_penalty_grid(grid, "grid", call = env)
+  folds <- check_count(folds, "folds", min = 2, max = 1000, call = env)
+  cv <- resolve_covariance(x, NULL, NULL, TRUE, call = env)
+  d <- ncol(cv$sigma)
+  mask <- if (identical(moral, "none")) {
+    matrix(1, d, d) - diag(d)
+  } else {
+    resolve_moral(moral, set_node_names(cv$sigma), cv$n, call = env)$mask
+  }
+  select_discount(cv$x, grid, folds, mask, call = env, fold_arg = "folds")
+}
+
+#' @export
+print.calm_penalty <- function(x, ...) {
+  cat("penalty:", x$label, "\n")
+  if (!is.null(x$table)) print(x$table, row.names = FALSE, digits = 4)
+  invisible(x)
+}
+
+# The penalty of the refinement's score (see calm_control()), as the record
+# a fit keeps. `x`: the data (NULL for a covariance); `mask`: the pairs the
+# selection's searches may join.
+refine_penalty_record <- function(ctrl, n, d, x, mask, call) {
+  p <- ctrl[["refine_penalty"]]
+  k <- ctrl[["penalty_discount"]]
+  if (is.numeric(p)) return(penalty_record("lambda", NA_real_, p))
+  if (!is.finite(n) || p == "lambda1") return(penalty_record("lambda1", NA_real_, ctrl[["lambda1"]]))
+  if (p == "bic" && identical(k, "cv") && !is.null(x)) {
+    return(select_discount(x, ctrl[["penalty_grid"]], ctrl[["penalty_folds"]], mask,
+                           ctrl[["refine_exact_limit"]], call = call))
+  }
+  if (p == "bic" && is.numeric(k)) return(penalty_record("fixed", k, bic_lambda(n, k)))
+  lam <- ebic_lambda(n, max(d, 2), gamma = ctrl[["refine_gamma"]])
+  penalty_record("ebic", attr(lam, "discount"), as.numeric(lam))
+}
+
+# The pairs the selection's order searches may join: all pairs when the
+# moral graph was estimated (as the refinement's order search, up to
+# refine_order_all_pairs variables), the fit's mask otherwise (a given moral
+# graph, knowledge).
+selection_mask <- function(mask, mo, kn, ctrl) {
+  d <- ncol(mask)
+  if (mo[["source"]] == "iamb" && is.null(kn) && d <= ctrl[["refine_order_all_pairs"]]) {
+    return(matrix(1, d, d) - diag(d))
+  }
+  mask
+}

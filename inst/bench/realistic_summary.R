@@ -1,0 +1,107 @@
+# Tables of the realistic benchmark from its stored rows
+# (inst/extdata/realistic.rds, written by bench_realistic.R), for the README
+# and the vignette: one row per cell (kind of network, n).
+# realistic_table(res): mean SHD of CPDAG +/- standard error over the cell's
+# data sets for calm's default, calm with the extended BIC (the default
+# before the selection), boss() at discount 2, the oracle fixed discounts of
+# boss(), GES and PC (best mean per cell, named), bnlearn's hc() and tabu(),
+# and the difference calm minus the oracle (paired, +/- se).
+
+mean_se <- function(v) {
+  v <- v[!is.na(v)]
+  if (!length(v)) return("-")
+  if (length(v) == 1L) return(sprintf("%.1f", v))
+  sprintf("%.1f +/- %.1f", mean(v), stats::sd(v) / sqrt(length(v)))
+}
+
+# The best fixed setting of a family (rows whose method matches `pattern`):
+# the method with the smallest mean SHD in the cell, and its per-seed SHDs.
+oracle_of <- function(cell, pattern) {
+  fam <- cell[grepl(pattern, cell$method), ]
+  if (!nrow(fam)) return(NULL)
+  m <- tapply(fam$shd, fam$method, mean)
+  best <- names(m)[which.min(m)]
+  fam[fam$method == best, c("seed", "shd")]
+}
+
+paired <- function(cell, a, b) {
+  x <- merge(a, b, by = "seed")
+  if (!nrow(x)) return("-")
+  mean_se(x$shd.x - x$shd.y)
+}
+
+method_shd <- function(cell, m) cell[cell$method == m, c("seed", "shd")]
+
+realistic_table <- function(res) {
+  keys <- unique(res[c("kind", "n")])
+  keys <- keys[order(match(keys$kind, c("sf", "er", "sachs")), keys$n), ]
+  rows <- lapply(seq_len(nrow(keys)), function(i) {
+    cell <- res[res$kind == keys$kind[i] & res$n == keys$n[i], ]
+    boss_o <- oracle_of(cell, "^boss[0-9]")
+    ges_o <- oracle_of(cell, "^ges")
+    pc_o <- oracle_of(cell, "^pc")
+    label <- function(pattern) {
+      fam <- cell[grepl(pattern, cell$method), ]
+      if (!nrow(fam)) return("")
+      m <- tapply(fam$shd, fam$method, mean)
+      sub("^(boss|ges|pc)", "", names(m)[which.min(m)])
+    }
+    calm <- method_shd(cell, "calm")
+    data.frame(
+      network = c(sf = "scale-free", er = "ER", sachs = "Sachs")[[keys$kind[i]]],
+      n = keys$n[i],
+      d = if (keys$kind[i] == "sachs") "11" else paste(range(cell$d), collapse = "-"),
+      graphs = length(unique(cell$seed)),
+      calm = mean_se(calm$shd),
+      calm_ebic = mean_se(method_shd(cell, "calm_ebic")$shd),
+      boss_2 = mean_se(method_shd(cell, "boss2")$shd),
+      boss_oracle = if (is.null(boss_o)) "-" else sprintf("%s (%s)", mean_se(boss_o$shd), label("^boss[0-9]")),
+      ges_best = if (is.null(ges_o)) "-" else sprintf("%s (%s)", mean_se(ges_o$shd), label("^ges")),
+      pc_best = if (is.null(pc_o)) "-" else sprintf("%s (%s)", mean_se(pc_o$shd), label("^pc")),
+      hc = mean_se(method_shd(cell, "hc")$shd),
+      tabu = mean_se(method_shd(cell, "tabu")$shd),
+      hc_ebic = mean_se(method_shd(cell, "hc_ebic")$shd),
+      hc_predloglik = mean_se(method_shd(cell, "hc_predloglik")$shd),
+      calm_minus_oracle = if (is.null(boss_o)) "-" else paired(cell, calm, boss_o),
+      stringsAsFactors = FALSE)
+  })
+  do.call(rbind, rows)
+}
+
+# Totals over the cells: the sum of the cells' mean SHDs for calm, the
+# oracle fixed discount of boss() (chosen per cell) and boss() at 2.
+realistic_totals <- function(res) {
+  cells <- split(res, list(res$kind, res$n), drop = TRUE)
+  sum_of <- function(f) sum(vapply(cells, f, numeric(1)))
+  c(calm = sum_of(function(cl) mean(cl$shd[cl$method == "calm"])),
+    calm_ebic = sum_of(function(cl) mean(cl$shd[cl$method == "calm_ebic"])),
+    boss_oracle = sum_of(function(cl) mean(oracle_of(cl, "^boss[0-9]")$shd)),
+    boss_2 = sum_of(function(cl) mean(cl$shd[cl$method == "boss2"])),
+    boss_cv = sum_of(function(cl) mean(cl$shd[cl$method == "boss_cv"])))
+}
+
+# Time per fit (seconds, mean over the cell) and the limit of the score:
+# the share of data sets where calm's graph scores at least as well as the
+# true DAG under the penalty calm chose, and the discounts it chose.
+realistic_time_limit <- function(res) {
+  keys <- unique(res[c("kind", "n")])
+  keys <- keys[order(match(keys$kind, c("sf", "er", "sachs")), keys$n), ]
+  rows <- lapply(seq_len(nrow(keys)), function(i) {
+    cell <- res[res$kind == keys$kind[i] & res$n == keys$n[i], ]
+    cm <- cell[cell$method == "calm", ]
+    secs <- function(m) {
+      v <- cell$seconds[cell$method == m]
+      if (length(v)) sprintf("%.1f", mean(v)) else "-"
+    }
+    data.frame(
+      network = c(sf = "scale-free", er = "ER", sachs = "Sachs")[[keys$kind[i]]],
+      n = keys$n[i],
+      calm_s = secs("calm"), calm_ebic_s = secs("calm_ebic"), boss2_s = secs("boss2"),
+      ges2_s = secs("ges2"), pc_s = secs("pc0.01"),
+      discounts = paste(sort(unique(cm$discount)), collapse = ", "),
+      calm_beats_truth = sprintf("%d of %d", sum(cm$score_fit <= cm$score_truth + 1e-12),
+                                 nrow(cm)),
+      stringsAsFactors = FALSE)
+  })
+  do.call(rbind, rows)
+}

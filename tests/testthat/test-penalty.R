@@ -1,0 +1,101 @@
+# The penalty chosen from the data (R/penalty.R): select_penalty(),
+# calm_control(penalty_discount = "cv") and boss(penalty_discount = "cv").
+
+test_that("the selection picks a larger discount for strong sparse effects than for weak ones", {
+  picks <- vapply(1:3, function(seed) {
+    set.seed(seed)
+    dag <- simulate_dag(20, k = 1)
+    set.seed(seed + 100)
+    strong <- simulate_sem(20, n = 1000, dag = dag, weight_range = c(0.8, 2))
+    set.seed(seed + 100)
+    weak <- simulate_sem(20, n = 1000, dag = dag, weight_range = c(0.08, 0.15))
+    set.seed(seed)
+    ps <- select_penalty(strong$x)
+    set.seed(seed)
+    pw <- select_penalty(weak$x)
+    c(strong = ps$discount, weak = pw$discount)
+  }, numeric(2))
+  expect_true(all(picks["strong", ] > picks["weak", ]), label = paste(picks, collapse = " "))
+})
+
+test_that("the choice is recorded with its criterion, within the grid, and reproducible", {
+  set.seed(4)
+  sem <- simulate_sem(12, k = 1, n = 400)
+  set.seed(10)
+  p1 <- select_penalty(sem$x, grid = c(4, 1, 2), folds = 4)
+  set.seed(10)
+  p2 <- select_penalty(sem$x, grid = c(4, 1, 2), folds = 4)
+  expect_identical(p1, p2)
+  expect_s3_class(p1, "calm_penalty")
+  expect_identical(p1$method, "cv")
+  expect_identical(p1$table$discount, c(1, 2, 4))
+  expect_true(p1$discount %in% c(1, 2, 4))
+  expect_equal(sum(p1$table$chosen), 1)
+  expect_equal(p1$table$discount[p1$table$chosen], p1$discount)
+  expect_equal(p1$lambda, bic_lambda(400, p1$discount))
+  # the choice has the best held-out log-likelihood; ties go to the larger discount
+  tab <- p1$table
+  best <- max(tab$heldout_loglik)
+  expect_equal(tab$heldout_loglik[tab$chosen], best)
+  expect_equal(p1$discount, max(tab$discount[tab$heldout_loglik == best]))
+  expect_equal(tab$se[tab$chosen], 0)
+  expect_output(print(p1), "chosen by 4-fold held-out log-likelihood")
+  # a fit records it and print() says it in one line
+  set.seed(10)
+  fit <- calm(sem$x, penalty_grid = c(4, 1, 2), penalty_folds = 4, verbose = FALSE)
+  expect_identical(fit$penalty$method, "cv")
+  expect_true(fit$penalty$discount %in% c(1, 2, 4))
+  expect_equal(fit$refine$lambda, fit$penalty$lambda)
+  expect_output(print(fit), "penalty: BIC, discount")
+  set.seed(10)
+  fit2 <- calm(sem$x, penalty_grid = c(4, 1, 2), penalty_folds = 4, verbose = FALSE)
+  expect_identical(fit2$penalty, fit$penalty)
+  expect_identical(fit2$amat, fit$amat)
+})
+
+test_that("a fixed discount is the sparsity knob of calm() and boss(), with the same meaning", {
+  set.seed(7)
+  sem <- simulate_sem(12, k = 2, n = 500)
+  dense <- calm(sem$x, penalty_discount = 0.5, verbose = FALSE)
+  sparse <- calm(sem$x, penalty_discount = 8, verbose = FALSE)
+  expect_identical(dense$penalty$method, "fixed")
+  expect_equal(dense$refine$lambda, bic_lambda(500, 0.5))
+  expect_gt(sum(dense$amat != 0), sum(sparse$amat != 0))
+  b <- boss(sem$x, penalty_discount = 8, starts = 3)
+  expect_equal(b$penalty$lambda, bic_lambda(500, 8))
+  expect_equal(b$settings$lambda1, bic_lambda(500, 8))
+  # the same discount, the same score: up to 20 variables calm() ends at the
+  # exact optimum of that score, so no better than boss()'s graph is missed
+  expect_lte(as.numeric(score_dag(sparse, sem$x, lambda1 = bic_lambda(500, 8))),
+             as.numeric(score_dag(b, sem$x, lambda1 = bic_lambda(500, 8))) + 1e-10)
+  set.seed(3)
+  bc <- boss(sem$x, penalty_discount = "cv", penalty_grid = c(1, 3), penalty_folds = 3, starts = 2)
+  expect_identical(bc$penalty$method, "cv")
+  expect_true(bc$settings$penalty_discount %in% c(1, 3))
+  # the extended BIC and a covariance
+  e <- calm(sem$x, refine_penalty = "ebic", verbose = FALSE)
+  expect_identical(e$penalty$method, "ebic")
+  expect_equal(e$penalty$lambda, as.numeric(ebic_lambda(500, 12)))
+  fc <- calm(cov = cov(sem$x), n = 500, verbose = FALSE)
+  expect_identical(fc$penalty$method, "ebic")
+  expect_error(boss(cov = cov(sem$x), n = 500, penalty_discount = "cv"), "penalty_discount")
+})
+
+test_that("bad selection settings are refused with the argument named", {
+  set.seed(1)
+  x <- simulate_sem(5, n = 30)$x
+  expect_error(select_penalty(x, grid = c(-1, 2)), "grid")
+  expect_error(select_penalty(x, grid = c(1, NA)), "grid")
+  expect_error(select_penalty(x, grid = numeric()), "grid")
+  expect_error(select_penalty(x, grid = c(2, 2)), "grid")
+  expect_error(select_penalty(x, grid = "a"), "grid")
+  expect_error(select_penalty(x, folds = 1), "folds")
+  expect_error(select_penalty(x, folds = 16), "folds")
+  expect_error(select_penalty(x, folds = NA), "folds")
+  expect_error(calm(x, penalty_folds = 20, verbose = FALSE), "penalty_folds")
+  expect_error(boss(x, penalty_discount = "cv", penalty_folds = 20), "penalty_folds")
+  expect_error(boss(x, penalty_discount = "bic"), "penalty_discount")
+  expect_error(boss(x, penalty_grid = 0), "penalty_grid")
+  x[1, 1] <- NA
+  expect_error(select_penalty(x), "x")
+})
