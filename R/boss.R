@@ -113,7 +113,7 @@
 boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, starts = 10,
                  bes = TRUE, moral = "none", standardize = TRUE, exact_limit = 14,
                  max_sweeps = 100, grow_ratio = 1, kicks = 0, kick_size = 5,
-                 penalty_grid = c(1, 1.5, 2, 2.5, 3, 4), penalty_folds = 5) {
+                 penalty_grid = c(1.5, 2, 2.5, 3, 4), penalty_folds = 5) {
   cl <- match.call()
   env <- environment()
   if (missing(x)) x <- NULL

@@ -155,7 +155,8 @@
 #'   extended BIC ([ebic_lambda()]). The fit records the choice in
 #'   `fit$penalty`.
 #' @param penalty_grid,penalty_folds The discounts `"cv"` chooses from
-#'   (default 1, 1.5, 2, 2.5, 3 and 4) and the number of folds (default 5).
+#'   (default 1.5, 2, 2.5, 3 and 4: a discount of 1, the plain BIC, let many
+#'   spurious edges in on every kind of graph measured) and the number of folds (default 5).
 #' @param refine_penalty The score's penalty: `"bic"` (default, with
 #'   `penalty_discount`), `"ebic"` (the extended BIC, [ebic_lambda()] with
 #'   `refine_gamma`), `"lambda1"` (the continuous phase's own penalty) or a
@@ -303,7 +304,7 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          acyclicity = c("poly", "exp"), simd = TRUE, threads = 2L,
                          early_stop = TRUE, check_every = NULL, patience = NULL,
                          stop_tol = 1e-4, settle_rounds = 2, h_settle = NULL,
-                         penalty_discount = "cv", penalty_grid = c(1, 1.5, 2, 2.5, 3, 4), penalty_folds = 5,
+                         penalty_discount = "cv", penalty_grid = c(1.5, 2, 2.5, 3, 4), penalty_folds = 5,
                          refine_penalty = "bic", refine_gamma = 0.75,
                          refine_forward = "auto",
                          refine_max_moves = 10000, refine_order = TRUE,

@@ -2,8 +2,6 @@
 # chosen from the data by K-fold held-out log-likelihood (penalty_discount =
 # "cv" in calm_control() and boss()).
 
-# The default grid of penalty discounts the selection chooses from.
-default_penalty_grid <- function() c(1, 1.5, 2, 2.5, 3, 4)
 
 # `penalty_discount`: a non-negative number or "cv".
 check_penalty_discount <- function(x, arg = "penalty_discount", call) {
@@ -160,7 +158,7 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL)
 #' sem <- simulate_sem(10, k = 1, n = 300)
 #' select_penalty(sem$x, grid = c(1, 2, 4), folds = 3)
 #' @export
-select_penalty <- function(x, grid = c(1, 1.5, 2, 2.5, 3, 4), folds = 5, moral = "none") {
+select_penalty <- function(x, grid = c(1.5, 2, 2.5, 3, 4), folds = 5, moral = "none") {
   env <- environment()
   grid <- check_penalty_grid(grid, "grid", call = env)
   folds <- check_count(folds, "folds", min = 2, max = 1000, call = env)

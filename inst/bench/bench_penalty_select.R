@@ -18,7 +18,7 @@ a <- commandArgs(TRUE)
 reps <- as.integer(a[1]); first <- as.integer(a[2]); out <- a[3]
 kinds <- if (length(a) >= 4) strsplit(a[4], ",")[[1]] else c("sf", "er")
 ns <- if (length(a) >= 5) as.numeric(strsplit(a[5], ",")[[1]]) else c(200, 1000, 5000)
-grid <- c(1, 1.5, 2, 2.5, 3, 4)
+grid <- c(1, 1.5, 2, 2.5, 3, 4)   # the fixed discounts; the selection chose from all six here
 
 rows <- list()
 seed <- first
