@@ -105,3 +105,41 @@ realistic_time_limit <- function(res) {
   })
   do.call(rbind, rows)
 }
+
+# The cells where calm's mean SHD is above that of boss() at the cell's
+# best discount, as "network, n = N: X against Y".
+realistic_losses <- function(res) {
+  tab <- realistic_table(res)
+  cells <- split(res, list(res$kind, res$n), drop = TRUE)
+  out <- character()
+  for (cl in cells) {
+    a <- mean(cl$shd[cl$method == "calm"])
+    b <- mean(oracle_of(cl, "^boss[0-9]")$shd)
+    if (a > b) {
+      net <- c(sf = "scale-free", er = "ER", sachs = "Sachs")[[cl$kind[1]]]
+      out <- c(out, sprintf("%s, n = %g: %.1f against %.1f", net, cl$n[1], a, b))
+    }
+  }
+  out
+}
+
+# The README's ER settings before and after the penalty chosen from the
+# data: calm's default as stored in inst/extdata/accuracy_<tag>.rds (the
+# extended BIC; method "default", the last run per seed) against the same
+# seeds rerun with the current default (accuracy_cv_<tag>.rds), paired.
+penalty_change_table <- function(tags) {
+  rd <- function(f) readRDS(system.file("extdata", f, package = "calm"))
+  rows <- lapply(names(tags), function(tag) {
+    old <- rd(paste0("accuracy_", tag, ".rds"))
+    old <- old[old$method == "default", ]
+    old <- old[!duplicated(old$seed, fromLast = TRUE), c("seed", "shd", "seconds")]
+    new <- rd(paste0("accuracy_cv_", tag, ".rds"))
+    new <- new[new$method == "default", c("seed", "shd", "seconds")]
+    m <- merge(old, new, by = "seed")
+    data.frame(setting = tags[[tag]], graphs = nrow(m),
+               before = sprintf("%s (%.1f s)", mean_se(m$shd.x), mean(m$seconds.x)),
+               now = sprintf("%s (%.1f s)", mean_se(m$shd.y), mean(m$seconds.y)),
+               difference = mean_se(m$shd.y - m$shd.x), stringsAsFactors = FALSE)
+  })
+  do.call(rbind, rows)
+}

@@ -2,8 +2,8 @@
 # struct has none of its own and is filled from the validated list in one
 # place (calm_options() in src/rcpp_calm.cpp).
 
-# the refinement's fields (refine_*) and split_components are read in R only
-r_only <- c(grep("^refine_", names(calm_control()), value = TRUE), "split_components")
+# the refinement's fields (refine_*, penalty_*) and split_components are read in R only
+r_only <- c(grep("^(refine|penalty)_", names(calm_control()), value = TRUE), "split_components")
 
 as_cpp_values <- function(ctrl) {
   calm:::cpp_calm_options(unclass(ctrl), "gumbel", "likelihood", "hard", 7)
