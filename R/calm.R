@@ -63,11 +63,12 @@
 #' refined by the same moves and kept when it scores better. Up to 20
 #' variables (`calm_control(refine_exact_max_d)`) the refinement ends with the
 #' exact optimum of the score ([exact_search()]), which takes about 2 seconds
-#' at 20 variables. At finite `n` the refinement scores with the extended
-#' BIC ([ebic_lambda()], `calm_control(refine_penalty, refine_gamma)`),
-#' whose penalty grows with the number of variables (at n = 1000 it equals
-#' the BIC with penalty discount 2.3 at 20 variables and 3.3 at 200), chosen
-#' by measurement on graphs of 20 to 200 variables; for a population covariance it scores with `lambda1` and
+#' at 20 variables. For data the refinement scores with the BIC at a penalty
+#' discount chosen from the data by held-out log-likelihood
+#' (`calm_control(penalty_discount = "cv")`, [select_penalty()]); a number
+#' fixes the discount, and `calm_control(refine_penalty = "ebic")` uses the
+#' extended BIC ([ebic_lambda()]), as does a covariance with finite `n`.
+#' The penalty used is in `fit$penalty`. For a population covariance it scores with `lambda1` and
 #' also runs Insert moves inside the moral graph, which restore true edges
 #' the continuous phase pruned.
 #' What it did is in `fit$refine`: the graphs before (`dag_before`,

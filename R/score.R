@@ -73,8 +73,9 @@ bic_lambda <- function(n, discount = 1) {
 #' charges each edge for the `d * (d - 1)` directed edges it was chosen from.
 #' With many variables and few samples the BIC alone lets spurious edges in:
 #' the number of candidate edges grows like `d^2` while the penalty does not
-#' grow with `d`. This is the score the refinement of [calm()] optimises by
-#' default (`calm_control(refine_penalty = "ebic")`).
+#' grow with `d`. The refinement of [calm()] optimises it with
+#' `calm_control(refine_penalty = "ebic")`, and by default when it is given a
+#' covariance matrix with finite `n` (no data to choose a penalty from).
 #'
 #' In terms of a penalty discount (the `penalty_discount` of [boss()] or
 #' pcalg's GES), the EBIC is the BIC with discount
