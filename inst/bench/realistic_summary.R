@@ -3,7 +3,8 @@
 # and the vignette: one row per cell (kind of network, n).
 # realistic_table(res): mean SHD of CPDAG +/- standard error over the cell's
 # data sets for calm's default, calm with the extended BIC (the default
-# before the selection), boss() at discount 2, the oracle fixed discounts of
+# before the selection), the paper's CALM (refine = "none"; run on the Sachs
+# network only), boss() at discount 2, the oracle fixed discounts of
 # boss(), GES and PC (best mean per cell, named), bnlearn's hc() and tabu(),
 # and the difference calm minus the oracle (paired, +/- se).
 
@@ -54,6 +55,7 @@ realistic_table <- function(res) {
       graphs = length(unique(cell$seed)),
       calm = mean_se(calm$shd),
       calm_ebic = mean_se(method_shd(cell, "calm_ebic")$shd),
+      paper = mean_se(method_shd(cell, "paper")$shd),
       boss_2 = mean_se(method_shd(cell, "boss2")$shd),
       boss_oracle = if (is.null(boss_o)) "-" else sprintf("%s (%s)", mean_se(boss_o$shd), label("^boss[0-9]")),
       ges_best = if (is.null(ges_o)) "-" else sprintf("%s (%s)", mean_se(ges_o$shd), label("^ges")),
