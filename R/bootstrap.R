@@ -17,9 +17,12 @@
 #' @param x Data: a numeric matrix or data frame, one column per variable.
 #' @param R Number of bootstrap replicates.
 #' @param learner A function that takes the data as its first argument and
-#'   returns a graph [as_amat()] accepts: [calm()] (default),
+#'   returns a graph [as_amat()] accepts: [calm()] (default), [boss()],
 #'   [exact_search()], [golem_nv()], [notears_linear()], [pc_pcalg()] or
-#'   [ges_pcalg()], or a function of your own.
+#'   [ges_pcalg()], a learner of bnlearn such as `bnlearn::hc` or
+#'   `bnlearn::tabu` (which get the data as a data frame, as they require),
+#'   or a function of your own (given a matrix; given a data frame instead
+#'   when it fails with an error that asks for one).
 #' @param ... Further arguments to `learner` (e.g. `knowledge`).
 #' @param threshold Strength at or above which a pair enters the averaged
 #'   graph (see [average_graph()]); stored with the result.
@@ -54,12 +57,13 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
   n <- nrow(x)
   args <- list(...)
   if (identical(learner, calm) && is.null(args$verbose)) args$verbose <- FALSE
+  as_frame <- wants_data_frame(learner)
   t0 <- proc.time()[["elapsed"]]
   p <- progressr::progressor(steps = R)
   reps <- future.apply::future_lapply(seq_len(R), function(r) {
     rows <- sample.int(n, n, replace = TRUE)
     out <- tryCatch({
-      fit <- do.call(learner, c(list(x[rows, , drop = FALSE]), args))
+      fit <- fit_learner(learner, x[rows, , drop = FALSE], args, as_frame)
       bootstrap_graphs(fit, nm)
     }, error = function(e) conditionMessage(e))
     p(sprintf("replicate %d", r))
@@ -82,6 +86,23 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
                  R = k, nodes = nm, threshold = threshold, failed = sum(failed),
                  seconds = proc.time()[["elapsed"]] - t0),
             class = "calm_bootstrap")
+}
+
+# Does the learner take its data as a data frame? bnlearn's learners do
+# (they refuse a matrix); the package's and pcalg's take a matrix.
+wants_data_frame <- function(learner) {
+  identical(environmentName(environment(learner)), "bnlearn")
+}
+
+# One fit of the learner on resampled data: as a data frame when the
+# learner wants one, else as a matrix, retried as a data frame when the
+# learner's error asks for one (a user's function around bnlearn).
+fit_learner <- function(learner, xr, args, as_frame) {
+  if (as_frame) return(do.call(learner, c(list(as.data.frame(xr)), args)))
+  tryCatch(do.call(learner, c(list(xr), args)), error = function(e) {
+    if (!grepl("data[ .]frame", conditionMessage(e))) stop(e)
+    do.call(learner, c(list(as.data.frame(xr)), args))
+  })
 }
 
 # The DAG (when the learner gives one) and CPDAG of one fit, as 0/1
@@ -255,15 +276,20 @@ plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NU
     s <- s[s$from < s$to & s$strength > 0, , drop = FALSE]
     s <- utils::head(s[order(-s$strength), , drop = FALSE], top)
     back <- s$strength - s$directed - s$undirected
-    shares <- rbind(s$directed, back, s$undirected)
-    colnames(shares) <- paste(s$from, "-", s$to)
+    # each pair written in its more frequent direction, "from -> to"
+    flip <- back > s$directed
+    first <- ifelse(flip, back, s$directed)
+    second <- ifelse(flip, s$directed, back)
+    shares <- rbind(first, second, s$undirected)
+    colnames(shares) <- ifelse(flip, paste(s$to, "->", s$from), paste(s$from, "->", s$to))
     graphics::barplot(shares[, rev(seq_len(ncol(shares))), drop = FALSE], horiz = TRUE,
                       las = 1, xlim = c(0, 1.5), col = c("grey25", "grey60", "grey90"),
                       xlab = "share of replicates", cex.names = 0.8, axes = FALSE, ...)
     graphics::axis(1, at = seq(0, 1, 0.25))
     graphics::abline(v = threshold, lty = 2)
     graphics::legend("topright", fill = c("grey25", "grey60", "grey90"), bty = "n",
-                     legend = c("first -> second", "second -> first", "undirected"), cex = 0.8)
+                     legend = c("as labelled (from -> to)", "reversed (to -> from)", "undirected"),
+                     cex = 0.8)
     return(invisible(x))
   }
   avg <- average_graph(x, threshold = threshold)

@@ -59,6 +59,12 @@ new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "ca
     call = call
   )
   fit[names(extra)] <- extra
+  # the standard deviations of the covariance learned from (the data's own
+  # when the learner did not standardize), so that coef() can give the
+  # weights on either scale
+  if (is.null(fit[["data_sd"]]) && !is.null(sigma)) {
+    fit$data_sd <- stats::setNames(sqrt(diag(as.matrix(sigma))), nm)
+  }
   structure(fit, class = "calm_fit")
 }
 

@@ -35,7 +35,8 @@
 #' cycle, a self loop, a node in two tiers, or a name that is not a
 #' variable (checked when the knowledge meets the data).
 #'
-#' @param required,forbidden Directed edges: a two-column matrix or data frame
+#' @param required,forbidden Directed edges: one edge as a pair
+#'   `c("from", "to")`, a two-column matrix or data frame
 #'   of `from`, `to` (node names or column indices, as bnlearn's whitelist),
 #'   a square 0/1 adjacency matrix (`[i, j] = 1` for `i -> j`), or a directed
 #'   igraph graph. `NULL`: none.
@@ -52,8 +53,8 @@
 #' @export
 background_knowledge <- function(required = NULL, forbidden = NULL, tiers = NULL) {
   call <- environment()
-  check_edge_spec(required, "required", call)
-  check_edge_spec(forbidden, "forbidden", call)
+  required <- check_edge_spec(required, "required", call)
+  forbidden <- check_edge_spec(forbidden, "forbidden", call)
   if (!is.null(tiers)) {
     if (is.list(tiers)) {
       ok <- all(vapply(tiers, function(t) is.character(t) && !anyNA(t), logical(1)))
@@ -102,12 +103,16 @@ print.calm_knowledge <- function(x, ...) {
 }
 
 check_edge_spec <- function(e, arg, call) {
-  if (is.null(e) || inherits(e, "igraph")) return(invisible())
+  if (is.null(e) || inherits(e, "igraph")) return(invisible(e))
+  # one edge given as a pair, c("B", "D")
+  if (is.atomic(e) && is.null(dim(e)) && length(e) == 2L && (is.character(e) || is.numeric(e))) {
+    return(invisible(matrix(e, ncol = 2L, dimnames = list(NULL, c("from", "to")))))
+  }
   if (is.data.frame(e) || is.matrix(e)) {
     if (ncol(e) < 2L) abort_arg(arg, "must have two columns (from, to) or be a square adjacency matrix.", call = call)
-    return(invisible())
+    return(invisible(e))
   }
-  abort_arg(arg, "must be NULL, a two-column matrix or data frame of edges (from, to), a square 0/1 adjacency matrix or a directed igraph graph, not {.obj_type_friendly {e}}.",
+  abort_arg(arg, "must be NULL, one edge as a pair {.code c(\"from\", \"to\")}, a two-column matrix or data frame of edges (from, to) such as {.code data.frame(from = c(\"A\", \"B\"), to = c(\"C\", \"D\"))}, a square 0/1 adjacency matrix or a directed igraph graph, not {.obj_type_friendly {e}}.",
             call = call)
 }
 

@@ -355,6 +355,15 @@ find_h_tol <- function(settings) {
   NULL
 }
 
+# The title of plot.calm_fit(): what is drawn, by which learner, how many
+# edges.
+graph_title <- function(x, cpdag) {
+  show_cpdag <- cpdag || is.null(x[["dag"]])
+  m <- if (show_cpdag) x[["cpdag_amat"]] else x[["amat"]]
+  sprintf("%s (%s): %d edges", if (show_cpdag) "CPDAG" else "one DAG of the class", x[["method"]],
+          as.integer(sum(m[upper.tri(m)] | t(m)[upper.tri(m)])))
+}
+
 #' Plot a fit
 #'
 #' `type = "graph"` draws the learned graph: on its own, or compared with
@@ -366,8 +375,10 @@ find_h_tol <- function(settings) {
 #'   colours each edge by its comparison with the truth.
 #' @param type `"graph"` or `"trace"`.
 #' @param cpdag Without `truth`: draw the fit's CPDAG (its Markov equivalence
-#'   class) instead of its DAG. A fit that only has a CPDAG (PC, GES) always
-#'   shows it.
+#'   class) instead of its DAG. By default (`FALSE`) the plot shows one DAG
+#'   of the class, `fit$amat`, whose directions on the CPDAG's undirected
+#'   edges the data do not decide; the title says which is drawn. A fit that
+#'   only has a CPDAG (PC, GES) always shows it.
 #' @param layout Node coordinates; see [plot_comparison()].
 #' @param ... Passed to [plot_comparison()], [plot_trace()] or igraph's plot
 #'   method.
@@ -375,9 +386,10 @@ find_h_tol <- function(settings) {
 #'   otherwise `x`; invisibly.
 #' @examples
 #' set.seed(2)
-#' sem <- simulate_sem(6, k = 1)
-#' fit <- calm:::new_calm_fit(sem$B, sigma = sem$sigma)
-#' plot(fit)
+#' sem <- simulate_sem(6, k = 1, n = 500)
+#' fit <- fit_sem(sem$B, sem$x)   # the true graph's SEM, fitted to the data
+#' plot(fit)                      # one DAG of the class
+#' plot(fit, cpdag = TRUE)        # the CPDAG
 #' plot(fit, truth = sem$dag)
 #' @export
 plot.calm_fit <- function(x, truth = NULL, type = c("graph", "trace"), cpdag = FALSE,
@@ -402,10 +414,7 @@ plot.calm_fit <- function(x, truth = NULL, type = c("graph", "trace"), cpdag = F
   old <- graphics::par(no.readonly = TRUE)
   on.exit(graphics::par(old), add = TRUE)
   graphics::par(mar = c(0.5, 0.5, 2, 0.5))
-  what <- if (cpdag || is.null(x[["dag"]])) "CPDAG" else "DAG"
   draw_edges(nodes, idx[, 1], idx[, 2], mark, colour = "grey20", lty = 1, layout = xy,
-             main = sprintf("%s (%s): %d edges", what, x[["method"]],
-                            sum(m[upper.tri(m)] | t(m)[upper.tri(m)])),
-             ...)
+             main = graph_title(x, cpdag), ...)
   invisible(x)
 }
