@@ -250,10 +250,41 @@ as_bn_strength <- function(x, graph = c("cpdag", "dag")) {
             threshold = x$threshold, nodes = x$nodes)
 }
 
+# The bars of the strength plot: for the `top` strongest pairs, the shares
+# of replicates with the pair in its more frequent direction, in the other
+# and undirected (rows), each pair named "from -> to" in its more frequent
+# direction ("from -- to" when undirected is the most frequent).
+strength_shares <- function(s, top) {
+  s <- s[s$from < s$to & s$strength > 0, , drop = FALSE]
+  s <- utils::head(s[order(-s$strength), , drop = FALSE], top)
+  back <- s$strength - s$directed - s$undirected
+  flip <- back > s$directed
+  first <- ifelse(flip, back, s$directed)
+  second <- ifelse(flip, s$directed, back)
+  shares <- rbind(first, second, undirected = s$undirected)
+  arrow <- ifelse(s$undirected > first, "--", "->")
+  colnames(shares) <- ifelse(flip, paste(s$to, arrow, s$from), paste(s$from, arrow, s$to))
+  shares
+}
+
+# Labels of the averaged graph's edges: the pair's strength and, for an
+# edge drawn directed, the share of replicates (with the pair) that point
+# it as drawn ("0.80 / 0.75"); for an undirected edge the strength alone.
+edge_strength_labels <- function(s, from, to, mark) {
+  k <- match(paste(from, to), paste(s$from, s$to))
+  lab <- formatC(s$strength[k], format = "f", digits = 2)
+  dirn <- mark == "->"
+  lab[dirn] <- paste(lab[dirn], "/", formatC(s$direction[k][dirn], format = "f", digits = 2))
+  lab
+}
+
 #' Plot bootstrap edge strengths
 #'
-#' Draws the averaged graph ([average_graph()]) with each edge's width and
-#' label giving its bootstrap strength; with `type = "strength"`, a chart of
+#' Draws the averaged graph ([average_graph()]) with each edge's width
+#' giving its bootstrap strength and its label the strength and, for a
+#' directed edge, the share of replicates pointing it as drawn (`"0.90 /
+#' 0.67"`: an edge in 90% of the replicates, drawn this way in two thirds of
+#' them); with `type = "strength"`, a chart of
 #' the strongest pairs instead, split into the shares of each direction and
 #' of undirected edges, with the threshold marked.
 #'
@@ -272,16 +303,9 @@ plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NU
   threshold <- if (is.null(threshold)) x$threshold else
     check_number(threshold, "threshold", lower = 0, upper = 1, call = call)
   if (type == "strength") {
-    s <- x$cpdag
-    s <- s[s$from < s$to & s$strength > 0, , drop = FALSE]
-    s <- utils::head(s[order(-s$strength), , drop = FALSE], top)
-    back <- s$strength - s$directed - s$undirected
-    # each pair written in its more frequent direction, "from -> to"
-    flip <- back > s$directed
-    first <- ifelse(flip, back, s$directed)
-    second <- ifelse(flip, s$directed, back)
-    shares <- rbind(first, second, s$undirected)
-    colnames(shares) <- ifelse(flip, paste(s$to, "->", s$from), paste(s$from, "->", s$to))
+    shares <- strength_shares(x$cpdag, top)
+    old <- graphics::par(mar = c(4, 1 + 0.6 * max(nchar(colnames(shares)), 4), 1, 1))
+    on.exit(graphics::par(old), add = TRUE)
     graphics::barplot(shares[, rev(seq_len(ncol(shares))), drop = FALSE], horiz = TRUE,
                       las = 1, xlim = c(0, 1.5), col = c("grey25", "grey60", "grey90"),
                       xlab = "share of replicates", cex.names = 0.8, axes = FALSE, ...)
@@ -297,13 +321,15 @@ plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NU
   idx <- which((avg != 0 & t(avg) == 0) | (avg != 0 & upper.tri(avg)), arr.ind = TRUE)
   w <- pmin(st[idx], 1)
   mark <- ifelse(t(avg)[idx] != 0, "--", "->")
+  label <- edge_strength_labels(x$cpdag, rownames(avg)[idx[, 1]], rownames(avg)[idx[, 2]], mark)
   xy <- dag_layout(igraph::graph_from_adjacency_matrix(avg))
   old <- graphics::par(mar = c(0.5, 0.5, 2, 0.5))
   on.exit(graphics::par(old), add = TRUE)
   draw_edges(x$nodes, idx[, 1], idx[, 2], mark, colour = grDevices::grey(0.75 * (1 - w)),
              lty = 1, layout = xy, edge.width = 1 + 2 * w, arrow_size = 0.8,
-             edge.label = formatC(w, format = "f", digits = 2), edge.label.cex = 0.8,
-             edge.label.color = "black",
+             edge.label = label, edge.label.cex = 0.8, edge.label.color = "black",
              main = sprintf("averaged graph, strength >= %g (%d replicates)", threshold, x$R), ...)
+  graphics::mtext("edge label: strength (share of replicates with the pair), then the share pointing as drawn",
+                  side = 1, line = -1, cex = 0.75)
   invisible(x)
 }

@@ -95,6 +95,22 @@ vertex_style <- function(d, labels) {
   list(size = size, cex = cex)
 }
 
+# The vertex style shrunk so that no two circles overlap in the layout as
+# igraph draws it (each axis rescaled to [-1, 1], aspect 1, circle radius
+# size / 200): the diameter at most 85% of the smallest distance between
+# two nodes, and not below 3 (then labels shrink with it).
+fit_vertex_style <- function(vs, layout, labels) {
+  if (nrow(layout) < 2L) return(vs)
+  norm <- apply(layout[, 1:2, drop = FALSE], 2L, function(v) {
+    r <- range(v)
+    if (diff(r) == 0) rep(0, length(v)) else 2 * (v - r[1]) / diff(r) - 1
+  })
+  dmin <- min(stats::dist(norm))
+  size <- max(3, min(vs[["size"]], 85 * dmin))
+  width <- max(nchar(labels), 1L)
+  list(size = size, cex = max(0.45, min(1, size / (5 * max(width, 2)))))
+}
+
 # Draw a graph given as one row per edge (from, to as vertex indices, mark
 # "->" or "--") with per-edge colour and line type.
 draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
@@ -103,7 +119,7 @@ draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
   g <- igraph::make_empty_graph(n = d, directed = TRUE)
   g <- igraph::set_vertex_attr(g, "name", value = nodes)
   if (length(from) > 0L) g <- igraph::add_edges(g, as.vector(rbind(from, to)))
-  vs <- vertex_style(d, nodes)
+  vs <- fit_vertex_style(vertex_style(d, nodes), layout, nodes)
   if (is.null(arrow_size)) arrow_size <- if (d > 25) 0.35 else 0.5
   args <- list(
     g, layout = layout,
