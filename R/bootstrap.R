@@ -188,6 +188,14 @@ print.calm_bootstrap <- function(x, ...) {
 #' @param graph Which counts to average: `"cpdag"` (default) or `"dag"`.
 #' @return A 0/1 adjacency matrix (`[i, j] = 1` for `i -> j`; both entries
 #'   for an undirected edge), with the strengths in attribute `strength`.
+#' @examples
+#' set.seed(1)
+#' sem <- simulate_sem(5, k = 1, n = 300)
+#' bs <- bootstrap_edges(sem$x, R = 5, learner = boss, starts = 2)
+#' avg <- average_graph(bs)
+#' avg
+#' round(attr(avg, "strength"), 2)
+#' average_graph(bs, threshold = 0.9, graph = "dag")
 #' @export
 average_graph <- function(x, threshold = NULL, graph = c("cpdag", "dag")) {
   call <- environment()
@@ -294,6 +302,12 @@ edge_strength_labels <- function(s, from, to, mark) {
 #' @param top For `type = "strength"`: how many pairs to show.
 #' @param ... Passed to [graphics::barplot()] (`"strength"`) or igraph's plot.
 #' @return `x`, invisibly.
+#' @examples
+#' set.seed(1)
+#' sem <- simulate_sem(6, k = 1, n = 300)
+#' bs <- bootstrap_edges(sem$x, R = 5, learner = boss, starts = 2)
+#' plot(bs)
+#' plot(bs, type = "strength", top = 8)
 #' @export
 plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NULL, top = 20,
                                 ...) {
