@@ -417,10 +417,13 @@ penalty_line <- function(x) {
   lam <- fit_lambda(x)
   if (is.null(lam)) return(NULL)
   n <- x[["n"]]
-  disc <- if (is.numeric(n) && is.finite(n) && n > 1) {
+  # an l1 penalty has no BIC equivalent
+  l0 <- !grepl("l1$", lam[["what"]])
+  disc <- if (l0 && is.numeric(n) && is.finite(n) && n > 1) {
     sprintf(", BIC discount %s", format(signif(lam[["value"]] * 2 * n / log(n), 3)))
   } else ""
-  sprintf("penalty: %s per edge (%s%s)", format(signif(lam[["value"]], 3)), lam[["what"]], disc)
+  sprintf("penalty: %s %s (%s%s)", format(signif(lam[["value"]], 3)),
+          if (l0) "per edge" else "times the sum of |weights|", lam[["what"]], disc)
 }
 
 # The per-sample penalty per edge a fit's final graph was chosen with, and
