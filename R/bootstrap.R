@@ -17,9 +17,12 @@
 #' @param x Data: a numeric matrix or data frame, one column per variable.
 #' @param R Number of bootstrap replicates.
 #' @param learner A function that takes the data as its first argument and
-#'   returns a graph [as_amat()] accepts: [calm()] (default),
+#'   returns a graph [as_amat()] accepts: [calm()] (default), [boss()],
 #'   [exact_search()], [golem_nv()], [notears_linear()], [pc_pcalg()] or
-#'   [ges_pcalg()], or a function of your own.
+#'   [ges_pcalg()], a learner of bnlearn such as `bnlearn::hc` or
+#'   `bnlearn::tabu` (which get the data as a data frame, as they require),
+#'   or a function of your own (given a matrix; given a data frame instead
+#'   when it fails with an error that asks for one).
 #' @param ... Further arguments to `learner` (e.g. `knowledge`).
 #' @param threshold Strength at or above which a pair enters the averaged
 #'   graph (see [average_graph()]); stored with the result.
@@ -54,12 +57,13 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
   n <- nrow(x)
   args <- list(...)
   if (identical(learner, calm) && is.null(args$verbose)) args$verbose <- FALSE
+  as_frame <- wants_data_frame(learner)
   t0 <- proc.time()[["elapsed"]]
   p <- progressr::progressor(steps = R)
   reps <- future.apply::future_lapply(seq_len(R), function(r) {
     rows <- sample.int(n, n, replace = TRUE)
     out <- tryCatch({
-      fit <- do.call(learner, c(list(x[rows, , drop = FALSE]), args))
+      fit <- fit_learner(learner, x[rows, , drop = FALSE], args, as_frame)
       bootstrap_graphs(fit, nm)
     }, error = function(e) conditionMessage(e))
     p(sprintf("replicate %d", r))
@@ -82,6 +86,23 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
                  R = k, nodes = nm, threshold = threshold, failed = sum(failed),
                  seconds = proc.time()[["elapsed"]] - t0),
             class = "calm_bootstrap")
+}
+
+# Does the learner take its data as a data frame? bnlearn's learners do
+# (they refuse a matrix); the package's and pcalg's take a matrix.
+wants_data_frame <- function(learner) {
+  identical(environmentName(environment(learner)), "bnlearn")
+}
+
+# One fit of the learner on resampled data: as a data frame when the
+# learner wants one, else as a matrix, retried as a data frame when the
+# learner's error asks for one (a user's function around bnlearn).
+fit_learner <- function(learner, xr, args, as_frame) {
+  if (as_frame) return(do.call(learner, c(list(as.data.frame(xr)), args)))
+  tryCatch(do.call(learner, c(list(xr), args)), error = function(e) {
+    if (!grepl("data[ .]frame", conditionMessage(e))) stop(e)
+    do.call(learner, c(list(as.data.frame(xr)), args))
+  })
 }
 
 # The DAG (when the learner gives one) and CPDAG of one fit, as 0/1
@@ -167,6 +188,14 @@ print.calm_bootstrap <- function(x, ...) {
 #' @param graph Which counts to average: `"cpdag"` (default) or `"dag"`.
 #' @return A 0/1 adjacency matrix (`[i, j] = 1` for `i -> j`; both entries
 #'   for an undirected edge), with the strengths in attribute `strength`.
+#' @examples
+#' set.seed(1)
+#' sem <- simulate_sem(5, k = 1, n = 300)
+#' bs <- bootstrap_edges(sem$x, R = 5, learner = boss, starts = 2)
+#' avg <- average_graph(bs)
+#' avg
+#' round(attr(avg, "strength"), 2)
+#' average_graph(bs, threshold = 0.9, graph = "dag")
 #' @export
 average_graph <- function(x, threshold = NULL, graph = c("cpdag", "dag")) {
   call <- environment()
@@ -229,10 +258,41 @@ as_bn_strength <- function(x, graph = c("cpdag", "dag")) {
             threshold = x$threshold, nodes = x$nodes)
 }
 
+# The bars of the strength plot: for the `top` strongest pairs, the shares
+# of replicates with the pair in its more frequent direction, in the other
+# and undirected (rows), each pair named "from -> to" in its more frequent
+# direction ("from -- to" when undirected is the most frequent).
+strength_shares <- function(s, top) {
+  s <- s[s$from < s$to & s$strength > 0, , drop = FALSE]
+  s <- utils::head(s[order(-s$strength), , drop = FALSE], top)
+  back <- s$strength - s$directed - s$undirected
+  flip <- back > s$directed
+  first <- ifelse(flip, back, s$directed)
+  second <- ifelse(flip, s$directed, back)
+  shares <- rbind(first, second, undirected = s$undirected)
+  arrow <- ifelse(s$undirected > first, "--", "->")
+  colnames(shares) <- ifelse(flip, paste(s$to, arrow, s$from), paste(s$from, arrow, s$to))
+  shares
+}
+
+# Labels of the averaged graph's edges: the pair's strength and, for an
+# edge drawn directed, the share of replicates (with the pair) that point
+# it as drawn ("0.80 / 0.75"); for an undirected edge the strength alone.
+edge_strength_labels <- function(s, from, to, mark) {
+  k <- match(paste(from, to), paste(s$from, s$to))
+  lab <- formatC(s$strength[k], format = "f", digits = 2)
+  dirn <- mark == "->"
+  lab[dirn] <- paste(lab[dirn], "/", formatC(s$direction[k][dirn], format = "f", digits = 2))
+  lab
+}
+
 #' Plot bootstrap edge strengths
 #'
-#' Draws the averaged graph ([average_graph()]) with each edge's width and
-#' label giving its bootstrap strength; with `type = "strength"`, a chart of
+#' Draws the averaged graph ([average_graph()]) with each edge's width
+#' giving its bootstrap strength and its label the strength and, for a
+#' directed edge, the share of replicates pointing it as drawn (`"0.90 /
+#' 0.67"`: an edge in 90% of the replicates, drawn this way in two thirds of
+#' them); with `type = "strength"`, a chart of
 #' the strongest pairs instead, split into the shares of each direction and
 #' of undirected edges, with the threshold marked.
 #'
@@ -242,6 +302,12 @@ as_bn_strength <- function(x, graph = c("cpdag", "dag")) {
 #' @param top For `type = "strength"`: how many pairs to show.
 #' @param ... Passed to [graphics::barplot()] (`"strength"`) or igraph's plot.
 #' @return `x`, invisibly.
+#' @examples
+#' set.seed(1)
+#' sem <- simulate_sem(6, k = 1, n = 300)
+#' bs <- bootstrap_edges(sem$x, R = 5, learner = boss, starts = 2)
+#' plot(bs)
+#' plot(bs, type = "strength", top = 8)
 #' @export
 plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NULL, top = 20,
                                 ...) {
@@ -251,19 +317,17 @@ plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NU
   threshold <- if (is.null(threshold)) x$threshold else
     check_number(threshold, "threshold", lower = 0, upper = 1, call = call)
   if (type == "strength") {
-    s <- x$cpdag
-    s <- s[s$from < s$to & s$strength > 0, , drop = FALSE]
-    s <- utils::head(s[order(-s$strength), , drop = FALSE], top)
-    back <- s$strength - s$directed - s$undirected
-    shares <- rbind(s$directed, back, s$undirected)
-    colnames(shares) <- paste(s$from, "-", s$to)
+    shares <- strength_shares(x$cpdag, top)
+    old <- graphics::par(mar = c(4, 1 + 0.6 * max(nchar(colnames(shares)), 4), 1, 1))
+    on.exit(graphics::par(old), add = TRUE)
     graphics::barplot(shares[, rev(seq_len(ncol(shares))), drop = FALSE], horiz = TRUE,
                       las = 1, xlim = c(0, 1.5), col = c("grey25", "grey60", "grey90"),
                       xlab = "share of replicates", cex.names = 0.8, axes = FALSE, ...)
     graphics::axis(1, at = seq(0, 1, 0.25))
     graphics::abline(v = threshold, lty = 2)
     graphics::legend("topright", fill = c("grey25", "grey60", "grey90"), bty = "n",
-                     legend = c("first -> second", "second -> first", "undirected"), cex = 0.8)
+                     legend = c("as labelled (from -> to)", "reversed (to -> from)", "undirected"),
+                     cex = 0.8)
     return(invisible(x))
   }
   avg <- average_graph(x, threshold = threshold)
@@ -271,13 +335,15 @@ plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NU
   idx <- which((avg != 0 & t(avg) == 0) | (avg != 0 & upper.tri(avg)), arr.ind = TRUE)
   w <- pmin(st[idx], 1)
   mark <- ifelse(t(avg)[idx] != 0, "--", "->")
+  label <- edge_strength_labels(x$cpdag, rownames(avg)[idx[, 1]], rownames(avg)[idx[, 2]], mark)
   xy <- dag_layout(igraph::graph_from_adjacency_matrix(avg))
   old <- graphics::par(mar = c(0.5, 0.5, 2, 0.5))
   on.exit(graphics::par(old), add = TRUE)
   draw_edges(x$nodes, idx[, 1], idx[, 2], mark, colour = grDevices::grey(0.75 * (1 - w)),
              lty = 1, layout = xy, edge.width = 1 + 2 * w, arrow_size = 0.8,
-             edge.label = formatC(w, format = "f", digits = 2), edge.label.cex = 0.8,
-             edge.label.color = "black",
+             edge.label = label, edge.label.cex = 0.8, edge.label.color = "black",
              main = sprintf("averaged graph, strength >= %g (%d replicates)", threshold, x$R), ...)
+  graphics::mtext("edge label: strength (share of replicates with the pair), then the share pointing as drawn",
+                  side = 1, line = -1, cex = 0.75)
   invisible(x)
 }

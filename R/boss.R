@@ -159,7 +159,8 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, 
     converged = TRUE, time = elapsed, call = cl,
     extra = list(penalty = pen, score = r$score, order = nm[r$order], starts = starts_df,
                  kicks_improved = r$kicks_improved,
-                 moral = if (is.null(mo)) NULL else mo$graph)
+                 moral = if (is.null(mo)) NULL else mo$graph,
+                 data_var = data_variances(x, cov, standardize), data_mean = data_means(x))
   )
 }
 

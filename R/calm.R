@@ -181,7 +181,10 @@
 #'   progress bar over the restarts for `restarts > 1` (these two through
 #'   progressr, with the user's handlers when set).
 #' @param ... Control parameters overriding those in `control`, e.g.
-#'   `calm(x, iter_per_round = 5000)`.
+#'   `calm(x, iter_per_round = 5000)`. bnlearn's `whitelist` and `blacklist`
+#'   are accepted here too and read as
+#'   `knowledge = background_knowledge(required = whitelist, forbidden =
+#'   blacklist)`.
 #' @param alpha Significance level of IAMB's Fisher-z tests when the moral
 #'   graph is estimated with IAMB (see [estimate_moral_graph()]).
 #' @param knowledge Background knowledge: required and forbidden directed
@@ -190,8 +193,9 @@
 #'   in the graph and outside the sparsity penalty; the refinement keeps
 #'   both. `NULL` (default): none.
 #' @param na What to do with missing values in `x`: `"fail"` (default) stops
-#'   with an error; `"complete"` uses the complete rows only and says how
-#'   many rows were dropped (the number is kept in `fit$na_dropped`).
+#'   with an error; `"complete"` (or `"omit"`, as in [stats::na.omit()])
+#'   uses the complete rows only and says how many rows were dropped (the
+#'   number is kept in `fit$na_dropped`).
 #' @param seed The integer seeds of the restarts' continuous phase, one per
 #'   restart, each a whole number between 0 and `.Machine$integer.max`.
 #'   `NULL` (default) draws them from R's random numbers, so that
@@ -252,6 +256,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   cl <- match.call()
   env <- environment()
   if (missing(x)) x <- NULL
+  if (identical(na, "omit")) na <- "complete"
   na <- match_choice(na, c("fail", "complete"), "na", call = env)
   alpha <- check_number(alpha, "alpha", lower = 0, upper = 1, lower_open = TRUE,
                         upper_open = TRUE, call = env)
@@ -263,7 +268,10 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   refine <- match_choice(refine, c("ges", "none"), "refine", call = env)
   restarts <- check_count(restarts, "restarts", min = 1, max = 1e6, call = env)
   check_flag(verbose, "verbose", call = env)
-  ctrl <- schedule_for_refine(resolve_control(control, list(...), call = env), refine)
+  dots <- list(...)
+  knowledge <- bnlearn_lists(dots, knowledge, call = env)
+  if (!is.null(names(dots))) dots <- dots[!names(dots) %in% c("whitelist", "blacklist")]
+  ctrl <- schedule_for_refine(resolve_control(control, dots, call = env), refine)
   seed <- check_seeds(seed, restarts, call = env)
   # the memory guard, before anything of size d x d is allocated
   d0 <- if (!is.null(x)) NCOL(x) else if (!is.null(cov)) NCOL(cov) else NA
@@ -290,6 +298,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                                  selection_mask(mask, mo, kn, ctrl), call = env)
     lam <- pen[["lambda"]]
     runs <- lapply(runs, function(r) {
+      if (verbose) inform_refine(NULL, ncol(sigma), ctrl)
       ref <- if (is.null(kn)) {
         refine_dag(r[["amat"]], sigma, mo[["mask"]], lam, ctrl, n = cv[["n"]],
                    extend = mo[["source"]] == "iamb")
@@ -298,6 +307,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                              extend = mo[["source"]] == "iamb")
       }
       r$refine <- ref[["record"]]
+      if (verbose) inform_refine(ref[["record"]])
       # the run's refit is of its own graph: kept only if the refinement
       # left the graph as it was
       if (any(ref[["dag"]] != r[["amat"]])) r["refit"] <- list(NULL)
@@ -336,9 +346,41 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                  skipped = best[["skipped"]], isa = best[["isa"]], refine = best[["refine"]],
                  components = best[["components"]],
                  penalty = if (refine == "ges") pen, knowledge = kn, na_dropped = attr(x, "na_dropped"),
-                 data_var = data_variances(x, cov, standardize))
+                 data_var = data_variances(x, cov, standardize), data_mean = data_means(x))
   )
   fit
+}
+
+# bnlearn's `whitelist` and `blacklist`, given to calm() through `...`, as
+# background knowledge (required and forbidden edges), with a word on the
+# translation; an error when `knowledge` is given as well.
+bnlearn_lists <- function(dots, knowledge, call) {
+  lists <- intersect(names(dots), c("whitelist", "blacklist"))
+  if (length(lists) == 0L) return(knowledge)
+  if (!is.null(knowledge)) {
+    abort_arg(lists[1], "and {.arg knowledge} are both given: put the edges in {.code knowledge = background_knowledge(required = , forbidden = )}.",
+              call = call)
+  }
+  cli::cli_inform(c(i = "Read bnlearn's {.arg {lists}} as {.code knowledge = background_knowledge(required = whitelist, forbidden = blacklist)}."),
+                  class = "calm_message_knowledge")
+  tryCatch(background_knowledge(required = dots[["whitelist"]], forbidden = dots[["blacklist"]]),
+           calm_error_argument = function(e) {
+             abort_arg(lists[1], "is not a valid edge list: {conditionMessage(e)}", call = call)
+           })
+}
+
+# verbose = TRUE: say that the refinement starts (record NULL) and what it
+# did.
+inform_refine <- function(record, d = NULL, ctrl = NULL) {
+  if (is.null(record)) {
+    exact <- !is.null(ctrl[["refine_exact_max_d"]]) && d <= ctrl[["refine_exact_max_d"]]
+    cli::cli_inform("Refining the graph: GES moves, order search{if (exact) ', exact search' else ''}.",
+                    class = "calm_message_refine")
+  } else {
+    cli::cli_inform(c(v = "{refine_line(record)} ({signif(record[['seconds']] %||% NA, 3)} s)"),
+                    class = "calm_message_refine")
+  }
+  invisible()
 }
 
 # The seed argument of calm(): NULL, or one whole number in

@@ -14,6 +14,10 @@
 #' edge marks (bidirected `<->` and the partial marks of PAGs) have no
 #' counterpart here and are an error.
 #'
+#' DAG or CPDAG: for a fit, `as_dagitty()` returns its **DAG** (one member
+#' of the equivalence class, `fit$amat`); give `fit$cpdag_amat` for a
+#' `pdag` of its CPDAG.
+#'
 #' dagitty may list nodes in another order than the input (for example
 #' sorted); compare matrices after ordering them by name, as
 #' [shd_cpdag()] does.

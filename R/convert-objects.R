@@ -69,6 +69,7 @@ as_amat_pcalg_list <- function(x) {
 #'
 #' Returns the equivalence class of a DAG, or a CPDAG as it is, as pcalg's
 #' `EssGraph` reference object, as `pcalg::ges()` returns in `$essgraph`.
+#' DAG or CPDAG: for a fit, the result is its **CPDAG** (`fit$cpdag_amat`).
 #'
 #' @param x A graph or fit; see [as_amat()]. A DAG is turned into its CPDAG.
 #' @return A `pcalg::EssGraph`.

@@ -20,6 +20,12 @@
 #' @param weighted If `TRUE` (default) edge weights are kept where the input
 #'   has them (a numeric matrix, an igraph graph with a `weight` edge
 #'   attribute, a fit); if `FALSE` the result is 0/1.
+#'
+#' For a fit, `as_amat()` returns its DAG: with `weighted = TRUE` the
+#' weighted adjacency matrix `B` on the data's scale (as [coef()] gives it),
+#' with `weighted = FALSE` the 0/1 DAG. A fit's CPDAG is
+#' `fit$cpdag_amat` (or [as_pcalg_amat()], [as_essgraph()]). A fit that
+#' only has a CPDAG (PC, GES) gives its CPDAG.
 #' @param ... Unused; for methods.
 #' @return A square double matrix with node names as dimnames.
 #' @seealso [as_igraph()], [as_pcalg_amat()]
@@ -69,7 +75,10 @@ as_amat.igraph <- function(x, weighted = TRUE, ...) {
 
 #' @export
 as_amat.calm_fit <- function(x, weighted = TRUE, ...) {
-  m <- if (weighted && !is.null(x[["B"]])) x[["B"]] else x[["amat"]]
+  # the weights on the data's scale, as coef() gives them (the stored ones
+  # when the data's variances are not known)
+  w <- if (weighted) tryCatch(fit_weights(x, "refit", "data"), calm_error = function(e) x[["B"]])
+  m <- if (weighted && !is.null(w)) w else x[["amat"]]
   if (!weighted) m[] <- as.double(m != 0)
   m
 }
@@ -163,6 +172,10 @@ amat_to_igraph <- function(m) {
 #' `as_pcalg_amat()` returns that transposed 0/1 matrix with class `amat`
 #' (so pcalg's methods recognise it); `from_pcalg_amat()` goes back.
 #'
+#' DAG or CPDAG: for a fit, `as_pcalg_amat()` returns its **CPDAG** (the
+#' Markov equivalence class, which is what the data identify); a matrix or
+#' graph is converted as it is.
+#'
 #' @param x A graph or fit; see [as_amat()].
 #' @param type The pcalg type to record: `"cpdag"` (also used for DAGs) or
 #'   `"pag"`.
@@ -177,7 +190,8 @@ amat_to_igraph <- function(m) {
 #' @export
 as_pcalg_amat <- function(x, type = c("cpdag", "pag")) {
   type <- match_choice(type, c("cpdag", "pag"), "type", environment())
-  m <- t(as_amat(x, weighted = FALSE))
+  # a fit gives its CPDAG, the class its data identify
+  m <- if (inherits(x, "calm_fit")) t(x[["cpdag_amat"]]) else t(as_amat(x, weighted = FALSE))
   if (type == "pag") {
     # pcalg's PAG marks both ends: pag[a, b] is the mark at b (2 arrowhead,
     # 3 tail). a -> b is pag[a, b] = 2, pag[b, a] = 3; a - b is 3 at both.
@@ -230,6 +244,11 @@ pag_to_amat <- function(p, arg, call) {
 #' network structure (`bn`), in which mutual edges become undirected arcs;
 #' bnlearn needs a graph without self-loops or directed cycles and with
 #' distinct node names, so anything else is an error.
+#'
+#' DAG or CPDAG: for a fit, both return its **DAG** (one member of its
+#' equivalence class, the one `fit$amat` holds), which is what
+#' `bnlearn::bn.fit()` and pcalg's DAG functions need; give
+#' `fit$cpdag_amat` for the CPDAG (undirected arcs in bnlearn).
 #'
 #' @param x A graph or fit; see [as_amat()].
 #' @return A `graphNEL` or `bn` object.

@@ -109,7 +109,7 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
                     max_d = max_d, max_gb = max_gb),
     converged = TRUE, time = elapsed, call = cl,
     extra = list(score = r$score, order = nm[r$order], moral = mo$graph, memory = r$bytes,
-                 knowledge = kn, data_var = data_variances(x, cov, standardize))
+                 knowledge = kn, data_var = data_variances(x, cov, standardize), data_mean = data_means(x))
   )
 }
 

@@ -59,6 +59,18 @@ new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "ca
     call = call
   )
   fit[names(extra)] <- extra
+  # under background knowledge the CPDAG is the maximally oriented PDAG of
+  # the class restricted by it
+  if (!is_cpdag && inherits(extra[["knowledge"]], "calm_knowledge_resolved")) {
+    fit$cpdag_amat <- knowledge_cpdag(cpdag, extra[["knowledge"]])
+    fit$cpdag <- amat_to_igraph(fit$cpdag_amat)
+  }
+  # the standard deviations of the covariance learned from (the data's own
+  # when the learner did not standardize), so that coef() can give the
+  # weights on either scale
+  if (is.null(fit[["data_sd"]]) && !is.null(sigma)) {
+    fit$data_sd <- stats::setNames(sqrt(diag(as.matrix(sigma))), nm)
+  }
   structure(fit, class = "calm_fit")
 }
 

@@ -30,12 +30,20 @@
 #'   stays in the moral graph. A moral graph given by the user gets the
 #'   required adjacencies added.
 #'
+#' The CPDAG of a fit learned under knowledge (`fit$cpdag_amat`,
+#' `fit$cpdag`, and what [bootstrap_edges()] counts) is the maximally
+#' oriented PDAG: the equivalence class restricted by the knowledge, with
+#' every undirected edge that the knowledge orients (a required edge, the
+#' reverse of a forbidden one, tiers) oriented and then Meek's rules applied
+#' until none orients more, as `pcalg::addBgKnowledge()` gives it.
+#'
 #' Knowledge that contradicts itself is an error: an edge both required and
 #' forbidden (also through tiers), required edges that form a directed
 #' cycle, a self loop, a node in two tiers, or a name that is not a
 #' variable (checked when the knowledge meets the data).
 #'
-#' @param required,forbidden Directed edges: a two-column matrix or data frame
+#' @param required,forbidden Directed edges: one edge as a pair
+#'   `c("from", "to")`, a two-column matrix or data frame
 #'   of `from`, `to` (node names or column indices, as bnlearn's whitelist),
 #'   a square 0/1 adjacency matrix (`[i, j] = 1` for `i -> j`), or a directed
 #'   igraph graph. `NULL`: none.
@@ -52,8 +60,8 @@
 #' @export
 background_knowledge <- function(required = NULL, forbidden = NULL, tiers = NULL) {
   call <- environment()
-  check_edge_spec(required, "required", call)
-  check_edge_spec(forbidden, "forbidden", call)
+  required <- check_edge_spec(required, "required", call)
+  forbidden <- check_edge_spec(forbidden, "forbidden", call)
   if (!is.null(tiers)) {
     if (is.list(tiers)) {
       ok <- all(vapply(tiers, function(t) is.character(t) && !anyNA(t), logical(1)))
@@ -102,12 +110,16 @@ print.calm_knowledge <- function(x, ...) {
 }
 
 check_edge_spec <- function(e, arg, call) {
-  if (is.null(e) || inherits(e, "igraph")) return(invisible())
+  if (is.null(e) || inherits(e, "igraph")) return(invisible(e))
+  # one edge given as a pair, c("B", "D")
+  if (is.atomic(e) && is.null(dim(e)) && length(e) == 2L && (is.character(e) || is.numeric(e))) {
+    return(invisible(matrix(e, ncol = 2L, dimnames = list(NULL, c("from", "to")))))
+  }
   if (is.data.frame(e) || is.matrix(e)) {
     if (ncol(e) < 2L) abort_arg(arg, "must have two columns (from, to) or be a square adjacency matrix.", call = call)
-    return(invisible())
+    return(invisible(e))
   }
-  abort_arg(arg, "must be NULL, a two-column matrix or data frame of edges (from, to), a square 0/1 adjacency matrix or a directed igraph graph, not {.obj_type_friendly {e}}.",
+  abort_arg(arg, "must be NULL, one edge as a pair {.code c(\"from\", \"to\")}, a two-column matrix or data frame of edges (from, to) such as {.code data.frame(from = c(\"A\", \"B\"), to = c(\"C\", \"D\"))}, a square 0/1 adjacency matrix or a directed igraph graph, not {.obj_type_friendly {e}}.",
             call = call)
 }
 
@@ -274,4 +286,56 @@ refine_dag_knowledge <- function(dag, sigma, mask, lambda, ctrl, n, kn, extend =
 # Does the DAG `amat` satisfy the knowledge?
 satisfies_knowledge <- function(amat, kn) {
   is.null(kn) || (all(amat[kn$required != 0] != 0) && all(amat[kn$forbidden != 0] == 0))
+}
+
+# The CPDAG of a fit under background knowledge: the maximally oriented
+# PDAG of the equivalence class restricted by the knowledge (Meek, 1995).
+# An undirected edge i - j becomes i -> j when i -> j is required or
+# j -> i forbidden (tiers included); then Meek's rules orient what follows.
+# `cpdag` is a 0/1 CPDAG matrix whose class has a member that obeys `kn`.
+knowledge_cpdag <- function(cpdag, kn) {
+  if (is.null(kn)) return(cpdag)
+  und <- cpdag != 0 & t(cpdag) != 0
+  orient <- und & (kn$required != 0 | t(kn$forbidden) != 0)
+  if (!any(orient)) return(cpdag)
+  cpdag[t(orient)] <- 0
+  meek_closure(cpdag)
+}
+
+# Meek's rules 1-4 applied to a PDAG (0/1, [i, j] = 1 and [j, i] = 0 for
+# i -> j, both 1 for i - j) until none applies.
+meek_closure <- function(g) {
+  repeat {
+    changed <- FALSE
+    und <- which(g != 0 & t(g) != 0 & upper.tri(g), arr.ind = TRUE)
+    for (k in seq_len(nrow(und))) {
+      for (e in list(und[k, ], rev(und[k, ]))) {
+        a <- e[[1]]
+        b <- e[[2]]
+        if (g[a, b] != 0 && g[b, a] != 0 && meek_orients(g, a, b)) {
+          g[b, a] <- 0
+          changed <- TRUE
+        }
+      }
+    }
+    if (!changed) return(g)
+  }
+}
+
+# Does one of Meek's rules orient the undirected edge a - b as a -> b?
+meek_orients <- function(g, a, b) {
+  dir <- g != 0 & t(g) == 0            # dir[i, j]: i -> j
+  adj <- g != 0 | t(g) != 0
+  und <- g != 0 & t(g) != 0
+  # R1: c -> a, c and b not adjacent
+  if (any(dir[, a] & !adj[, b] & seq_len(nrow(g)) != b)) return(TRUE)
+  # R2: a -> c -> b
+  if (any(dir[a, ] & dir[, b])) return(TRUE)
+  # R3: a - c -> b and a - d -> b with c, d not adjacent
+  cs <- which(und[a, ] & dir[, b])
+  if (length(cs) >= 2L && any(!adj[cs, cs][upper.tri(diag(length(cs)))])) return(TRUE)
+  # R4: a - c, c -> d -> b, c and b not adjacent
+  cs <- which(und[a, ] & !adj[, b] & seq_len(nrow(g)) != b)
+  for (c in cs) if (any(dir[c, ] & dir[, b])) return(TRUE)
+  FALSE
 }

@@ -14,20 +14,41 @@ dag_layout <- function(g) {
   sub <- igraph::induced_subgraph(g, connected)
   lay <- igraph::layout_with_sugiyama(sub)$layout
   lay <- lay[seq_along(connected), 1:2, drop = FALSE]
-  # at least one unit between neighbours of a layer, so nodes never overlap
-  for (y in unique(lay[, 2])) {
-    k <- which(lay[, 2] == y)
-    k <- k[order(lay[k, 1])]
-    for (a in seq_along(k)[-1]) lay[k[a], 1] <- max(lay[k[a], 1], lay[k[a - 1], 1] + 1)
-  }
+  lay <- spread_layers(lay, d)
   xy[connected, ] <- lay
   if (any(iso)) {
     k <- sum(iso)
-    x_aside <- max(lay[, 1]) + max(1.5, diff(range(lay[, 1])) / 8)
+    x_aside <- max(lay[, 1]) + 1
     span <- range(lay[, 2])
     if (diff(span) == 0) span <- span + c(-1, 1)
     xy[iso, 1] <- x_aside
     xy[iso, 2] <- if (k == 1L) mean(span) else seq(span[2], span[1], length.out = k)
   }
   xy
+}
+
+# Nodes of each layer spread evenly over one common width, in the order the
+# layered layout gave them, so that they never overlap and the widest layer
+# sets the scale; a layer of more than `cap` nodes (about 2 sqrt(d)) is
+# wrapped into staggered rows just below it (within 0.6 of the spacing of
+# the layers, so parents stay above their children).
+spread_layers <- function(lay, d) {
+  cap <- max(6L, ceiling(2 * sqrt(d)))
+  layers <- sort(unique(lay[, 2]))
+  width <- min(cap, max(table(lay[, 2])))
+  out <- lay
+  for (y in layers) {
+    k <- which(lay[, 2] == y)
+    k <- k[order(lay[k, 1])]
+    rows <- ceiling(length(k) / cap)
+    chunk <- split(k, rep(seq_len(rows), each = cap, length.out = length(k)))
+    for (r in seq_along(chunk)) {
+      kk <- chunk[[r]]
+      step <- width / length(kk)
+      shift <- if (r %% 2 == 0) step / 2 else 0
+      out[kk, 1] <- (seq_along(kk) - 0.5) * step + shift
+      out[kk, 2] <- y - (r - 1) * 0.6 / rows
+    }
+  }
+  out
 }

@@ -18,8 +18,8 @@
 #' likelihood.
 #'
 #' `simulate()` draws new data from the fitted SEM: `x = e (I - B)^{-1}`,
-#' `e ~ N(0, diag(omega))` (on the standardised scale when the fit
-#' standardised; zero means).
+#' `e ~ N(0, diag(omega))`, with `B` and `omega` on the data's scale (as
+#' [coef()] gives them) and zero means.
 #'
 #' @param object A `calm_fit` with a DAG.
 #' @param nsim Number of rows (observations) to draw.
@@ -84,9 +84,12 @@ simulate.calm_fit <- function(object, nsim = 1, seed = NULL, ...) {
     }
     set.seed(seed)
   }
-  B <- object$B
+  # on the data's scale, as coef() (the stored scale when the data's
+  # variances are not known)
+  B <- tryCatch(fit_weights(object, "refit", "data"), calm_error_argument = function(e) object$B)
+  omega <- if (identical(B, object$B)) object$omega else noise_variances(object, "data")
   d <- ncol(B)
-  e <- matrix(stats::rnorm(nsim * d), nsim, d) %*% diag(sqrt(object$omega), d)
+  e <- matrix(stats::rnorm(nsim * d), nsim, d) %*% diag(sqrt(omega), d)
   x <- e %*% solve(diag(d) - B)
   colnames(x) <- colnames(B)
   as.data.frame(x)
@@ -142,5 +145,5 @@ fit_sem <- function(graph, x, cov = NULL, n = NULL, standardize = FALSE) {
   }
   new_calm_fit(m, sigma = sigma, n = cv$n, method = "sem",
                settings = list(standardize = standardize), call = match.call(),
-               extra = list(data_var = data_variances(x, cov, standardize)))
+               extra = list(data_var = data_variances(x, cov, standardize), data_mean = data_means(x)))
 }

@@ -3,62 +3,103 @@
 
 #' Print, summarise and extract weights of a fit
 #'
-#' `print()` gives a short description of a fit; `summary()` adds the edge
-#' list with weights, the noise variances and the optimizer's progress;
-#' `coef()` returns the weighted adjacency matrix.
+#' `print()` describes the model: the variables, the data, the edges (the
+#' counts of directed and undirected edges of the CPDAG, and the edges
+#' themselves when there are at most `max_edges`), the score (the Gaussian
+#' log-likelihood and BIC on the data's scale), the sparsity penalty the
+#' graph was chosen with (from `fit$penalty` when the fit has it) and how it
+#' was learned, in one line. The optimizer's account (rounds, `rho`, `h`,
+#' Adam steps, objective, refinement moves) is shown by
+#' `print(fit, details = TRUE)` and by `summary()`.
+#'
+#' `summary()` adds what `print()` does not show: the edge list of the DAG
+#' with its weights and each edge's type in the CPDAG, the noise variances,
+#' the optimizer's and refinement's account, its last rounds, the restarts
+#' and the edges removed to make the graph acyclic.
+#'
+#' Scale: a learner that standardized the data (`standardize = TRUE`, the
+#' default of [calm()] and [boss()]) fits the weights on the standardized
+#' scale and stores them so in `fit$B`; `coef()`, `summary()` and
+#' [logLik()] report them on the data's scale by default, where they agree
+#' with the least-squares regressions of each variable on its parents in
+#' the data (as `bnlearn::bn.fit(as_bn(fit), x)` gives). Ask for
+#' `scale = "standardized"` to get them on the standardized scale:
+#' `b_ij(data) = b_ij(std) * sd_j / sd_i`.
 #'
 #' @param x,object A fit returned by [calm()] or another learner of the
 #'   package.
+#' @param details For `print()`: also show the optimizer's and refinement's
+#'   account.
 #' @param type For `coef()`: `"refit"` (default), the least-squares weights
 #'   of each node on its parents (`object$B`), or `"raw"`, the learner's own
-#'   weights (`object$B_raw`; for CALM the gate times the weight, `A * P`).
-#' @param max_edges Maximum number of edges listed by the summary's print
-#'   method.
+#'   weights (`object$B_raw`; for CALM the gate times the weight, `A * P`,
+#'   zero for edges the refinement added).
+#' @param scale `"data"` (default): weights and noise variances on the scale
+#'   of the data; `"standardized"`: on the scale of standardized variables.
+#' @param max_edges Maximum number of edges listed by `print()` (which lists
+#'   none when there are more) and by the summary's print method.
 #' @param ... Unused.
 #' @return `print()`: `x`, invisibly. `summary()`: an object of class
 #'   `summary.calm_fit`, a list with the elements shown by its print method
-#'   (`edges` is a data frame with columns `from`, `to`, `weight`, `raw`,
-#'   `type`; `omega` the noise variances; `trace` the optimizer trace).
-#'   `coef()`: a square matrix, `[i, j]` the weight of `i -> j`.
+#'   (`edges` is a data frame with columns `from`, `to`, `weight`, `type`;
+#'   `omega` the noise variances; `scale` the scale of both; `trace` the
+#'   optimizer trace). `coef()`: a square matrix, `[i, j]` the weight of
+#'   `i -> j`.
 #' @examples
 #' set.seed(1)
 #' sem <- simulate_sem(5, k = 1)
 #' fit <- calm(cov = sem$sigma, moral = moral_graph(sem$dag),
 #'             iter_per_round = 5000, max_rounds = 40, verbose = FALSE)
 #' print(fit)
+#' print(fit, details = TRUE)
 #' summary(fit)
 #' coef(fit)
+#' coef(fit, scale = "standardized")
 #' @name calm_fit-methods
 NULL
 
 #' @rdname calm_fit-methods
 #' @export
-print.calm_fit <- function(x, ...) {
+print.calm_fit <- function(x, details = FALSE, max_edges = 15, ...) {
+  call <- environment()
+  check_flag(details, "details", call = call)
+  max_edges <- floor(check_number(max_edges, "max_edges", lower = 0, allow_inf = TRUE, call = call))
   cat(fit_title(x), "\n", sep = "")
-  for (line in fit_lines(x)) cat("  ", line, "\n", sep = "")
+  for (line in model_lines(x, max_edges)) cat("  ", line, "\n", sep = "")
+  if (details) {
+    cat("Optimizer:\n")
+    for (line in fit_lines(x)) cat("  ", line, "\n", sep = "")
+  }
   invisible(x)
 }
 
 #' @rdname calm_fit-methods
 #' @export
-summary.calm_fit <- function(object, ...) {
+summary.calm_fit <- function(object, scale = c("data", "standardized"), ...) {
+  scale <- match_choice(scale, c("data", "standardized"), "scale", call = environment())
+  structure(list(
+    title = fit_title(object), lines = fit_lines(object), edges = edge_table(object, scale),
+    omega = noise_variances(object, scale), scale = scale_label(object, scale),
+    trace = object[["trace"]], removed = object[["removed"]],
+    restarts = object[["restarts"]], converged = object[["converged"]]
+  ), class = "summary.calm_fit")
+}
+
+# The edges of a fit's DAG, one row each (from, to, weight on the requested
+# scale, type in the CPDAG); a CPDAG-only fit lists its CPDAG's edges.
+edge_table <- function(object, scale = "data") {
   amat <- object[["amat"]]
   nm <- rownames(amat)
   cp <- object[["cpdag_amat"]]
   idx <- which(amat != 0, arr.ind = TRUE)
   idx <- idx[order(idx[, 1], idx[, 2]), , drop = FALSE]
-  edges <- data.frame(
+  B <- fit_weights(object, "refit", scale)
+  data.frame(
     from = nm[idx[, 1]], to = nm[idx[, 2]],
-    weight = if (!is.null(object[["B"]])) object[["B"]][idx] else rep(NA_real_, nrow(idx)),
-    raw = if (!is.null(object[["B_raw"]])) object[["B_raw"]][idx] else rep(NA_real_, nrow(idx)),
+    weight = if (!is.null(B)) B[idx] else rep(NA_real_, nrow(idx)),
     type = ifelse(cp[idx] != 0 & cp[idx[, 2:1, drop = FALSE]] != 0, "undirected", "directed"),
     stringsAsFactors = FALSE
   )
-  structure(list(
-    title = fit_title(object), lines = fit_lines(object), edges = edges,
-    omega = object[["omega"]], trace = object[["trace"]], removed = object[["removed"]],
-    restarts = object[["restarts"]], converged = object[["converged"]]
-  ), class = "summary.calm_fit")
 }
 
 #' @rdname calm_fit-methods
@@ -67,38 +108,28 @@ print.summary.calm_fit <- function(x, max_edges = 30, ...) {
   max_edges <- floor(check_number(max_edges, "max_edges", lower = 0, allow_inf = TRUE,
                             call = environment()))
   cat(x[["title"]], "\n", sep = "")
-  for (line in x[["lines"]]) cat("  ", line, "\n", sep = "")
   ne <- nrow(x[["edges"]])
-  cat("\nEdges of the DAG (type in the CPDAG)", if (ne > max_edges) paste0(", first ", max_edges, " of ", ne), ":\n", sep = "")
+  weighted <- any(!is.na(x[["edges"]][["weight"]]))
+  if (!weighted) x[["edges"]][["weight"]] <- NULL
+  cat(if (weighted) "Edges of the DAG (type in the CPDAG), weights " else "Edges of the CPDAG",
+      if (weighted) x[["scale"]], if (ne > max_edges) paste0(", first ", max_edges, " of ", ne),
+      ":\n", sep = "")
   if (ne == 0L) {
     cat("  (none)\n")
   } else {
     e <- utils::head(x[["edges"]], max_edges)
-    e[["weight"]] <- signif(e[["weight"]], 4)
-    e[["raw"]] <- signif(e[["raw"]], 4)
-    print(e, row.names = FALSE)
+    if (weighted) e[["weight"]] <- vapply(e[["weight"]], function(w) format(signif(w, 4)), character(1))
+    print(e, row.names = FALSE, right = TRUE)
   }
   if (!is.null(x[["omega"]])) {
-    cat("\nNoise variances:\n")
+    cat("\nNoise variances (", sub("^on ", "", x[["scale"]]), "):\n", sep = "")
     print(signif(x[["omega"]], 4))
   }
-  if (is.data.frame(x[["trace"]]) && nrow(x[["trace"]]) > 0L) {
-    tr <- x[["trace"]]
-    comp <- tr[["component"]]
-    if (!is.null(comp) && length(unique(comp)) > 1L) {
-      # split by components: the last round of each (the first 10)
-      k <- length(unique(comp))
-      cat("\nOptimizer trace (last round of each component", if (k > 10L) sprintf(", first 10 of %d", k),
-          "):\n", sep = "")
-      tr <- utils::head(tr[!duplicated(comp, fromLast = TRUE), , drop = FALSE], 10)
-    } else {
-      cat("\nOptimizer trace (last rounds):\n")
-      tr[["component"]] <- NULL
-      tr <- utils::tail(tr, 5)
-    }
-    tr[] <- lapply(tr, function(v) if (is.double(v)) signif(v, 4) else v)
-    print(tr, row.names = FALSE)
+  if (length(x[["lines"]])) {
+    cat("\nHow it was learned:\n")
+    for (line in x[["lines"]]) cat("  ", line, "\n", sep = "")
   }
+  print_trace(x[["trace"]])
   if (is.data.frame(x[["restarts"]]) && nrow(x[["restarts"]]) > 1L) {
     cat("\nRestarts:\n")
     rs <- x[["restarts"]]
@@ -112,16 +143,89 @@ print.summary.calm_fit <- function(x, max_edges = 30, ...) {
   invisible(x)
 }
 
+# The optimizer trace of summary(): the last rounds, or the last round of
+# each component of a split fit (the first 10).
+print_trace <- function(tr) {
+  if (!is.data.frame(tr) || nrow(tr) == 0L) return(invisible())
+  comp <- tr[["component"]]
+  if (!is.null(comp) && length(unique(comp)) > 1L) {
+    k <- length(unique(comp))
+    cat("\nOptimizer trace (last round of each component", if (k > 10L) sprintf(", first 10 of %d", k),
+        "):\n", sep = "")
+    tr <- utils::head(tr[!duplicated(comp, fromLast = TRUE), , drop = FALSE], 10)
+  } else {
+    cat("\nOptimizer trace (last rounds):\n")
+    tr[["component"]] <- NULL
+    tr <- utils::tail(tr, 5)
+  }
+  tr[] <- lapply(tr, function(v) if (is.double(v)) signif(v, 4) else v)
+  print(tr, row.names = FALSE)
+  invisible()
+}
+
 #' @rdname calm_fit-methods
 #' @export
-coef.calm_fit <- function(object, type = c("refit", "raw"), ...) {
-  type <- match_choice(type, c("refit", "raw"), "type", call = environment())
-  m <- if (type == "refit") object[["B"]] else object[["B_raw"]]
+coef.calm_fit <- function(object, type = c("refit", "raw"), scale = c("data", "standardized"),
+                          ...) {
+  call <- environment()
+  type <- match_choice(type, c("refit", "raw"), "type", call = call)
+  scale <- match_choice(scale, c("data", "standardized"), "scale", call = call)
+  m <- fit_weights(object, type, scale, call = call)
   if (is.null(m)) {
     abort_arg("type", "is {.val {type}} but this {.val {object[['method']]}} fit has no such weights.",
-              call = environment())
+              call = call)
   }
   m
+}
+
+# The weights of a fit (`type` "refit": fit$B, "raw": fit$B_raw) on the
+# data's scale or the standardized one. A learner that standardized stores
+# them standardized, with the data's variances in fit$data_var; one that
+# did not stores them on the data's scale, with its covariance's variances
+# in fit$data_sd. b_ij on the data's scale is b_ij(std) * sd_j / sd_i.
+fit_weights <- function(object, type = "refit", scale = "data", call = parent.frame()) {
+  m <- if (type == "refit") object[["B"]] else object[["B_raw"]]
+  if (is.null(m)) return(NULL)
+  sd <- fit_sd(object)
+  stored <- fit_scale(object)
+  if (scale == stored) return(m)
+  if (is.null(sd)) {
+    abort_arg("scale", "is {.val {scale}} but this fit does not hold the variances of its data; refit it.",
+              call = call)
+  }
+  f <- if (scale == "data") outer(1 / sd, sd) else outer(sd, 1 / sd)
+  m * f
+}
+
+# The scale a fit's weights are stored on: "standardized" when the learner
+# standardized the data (fit$data_var holds their variances), else "data".
+fit_scale <- function(object) {
+  if (!is.null(object[["data_var"]]) || isTRUE(object[["settings"]][["standardize"]])) {
+    "standardized"
+  } else {
+    "data"
+  }
+}
+
+# Standard deviations of the data's variables (divisor n), when known.
+fit_sd <- function(object) {
+  v <- object[["data_var"]]
+  if (is.null(v) && fit_scale(object) == "data") v <- object[["data_sd"]]^2
+  if (is.null(v)) NULL else sqrt(v)
+}
+
+# The noise variances on the data's scale or the standardized one.
+noise_variances <- function(object, scale = "data") {
+  om <- object[["omega"]]
+  if (is.null(om) || scale == fit_scale(object)) return(om)
+  sd <- fit_sd(object)
+  if (is.null(sd)) return(om)
+  if (scale == "data") om * sd^2 else om / sd^2
+}
+
+# Words for the scale of summary()'s numbers.
+scale_label <- function(object, scale) {
+  if (scale == "data") "on the data's scale" else "on the standardized scale"
 }
 
 fit_title <- function(x) {
@@ -138,18 +242,10 @@ fit_title <- function(x) {
   paste0("<calm_fit> ", what)
 }
 
+# The optimizer's and the refinement's account of a fit, for summary() and
+# print(details = TRUE).
 fit_lines <- function(x) {
-  d <- nrow(x[["amat"]])
-  cp <- x[["cpdag_amat"]]
-  und <- sum(cp * t(cp) != 0) / 2
-  dirn <- sum(cp != 0) - 2 * und
-  n_edges <- dirn + und
-  lines <- sprintf("%d nodes, %d edges; CPDAG: %d directed, %d undirected", d,
-                   as.integer(n_edges), as.integer(dirn), as.integer(und))
-  data <- if (is.finite(x[["n"]])) sprintf("n = %s", format(x[["n"]], big.mark = ",")) else "population covariance (n = Inf)"
-  if (isTRUE(x[["settings"]][["standardize"]])) data <- paste0(data, ", standardized")
-  lines <- c(lines, paste0("data: ", data))
-  if (is.character(x[["penalty"]][["label"]])) lines <- c(lines, paste0("penalty: ", x[["penalty"]][["label"]]))
+  lines <- character()
   if (inherits(x[["moral"]], "igraph")) {
     lines <- c(lines, sprintf("moral graph: %d edges (%s)", igraph::ecount(x[["moral"]]),
                               x[["settings"]][["moral"]] %||% "given"))
@@ -235,3 +331,139 @@ refine_line <- function(r) {
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
+
+# What print() says about the model: variables, data, edges, score,
+# penalty and how it was learned, one line each.
+model_lines <- function(x, max_edges = 15) {
+  c(variables_line(x), data_line(x), edges_lines(x, max_edges), score_line(x),
+    penalty_line(x), learned_line(x))
+}
+
+variables_line <- function(x) {
+  nm <- rownames(x[["amat"]])
+  shown <- utils::head(nm, 12)
+  sprintf("variables (%d): %s%s", length(nm), paste(shown, collapse = ", "),
+          if (length(nm) > 12L) ", ..." else "")
+}
+
+data_line <- function(x) {
+  n <- x[["n"]]
+  data <- if (is.numeric(n) && is.finite(n)) {
+    sprintf("n = %s", format(n, big.mark = ","))
+  } else {
+    "population covariance (n = Inf)"
+  }
+  if (fit_scale(x) == "standardized") data <- paste0(data, ", standardized for learning")
+  paste0("data: ", data)
+}
+
+# The edge counts of the CPDAG and, when there are at most `max_edges`
+# edges, the edges themselves ("A -> B", "A -- B" for undirected).
+edges_lines <- function(x, max_edges = 15) {
+  cp <- x[["cpdag_amat"]]
+  nm <- rownames(cp)
+  und <- (cp != 0) & (t(cp) != 0)
+  dirn <- (cp != 0) & !und
+  n_und <- sum(und) / 2
+  n_dir <- sum(dirn)
+  line <- sprintf("edges: %d (CPDAG: %d directed, %d undirected)", as.integer(n_dir + n_und),
+                  as.integer(n_dir), as.integer(n_und))
+  if (n_dir + n_und == 0 || n_dir + n_und > max_edges) return(line)
+  d_idx <- which(dirn, arr.ind = TRUE)
+  u_idx <- which(und & upper.tri(und), arr.ind = TRUE)
+  e <- c(sprintf("%s -> %s", nm[d_idx[, 1]], nm[d_idx[, 2]]),
+         sprintf("%s -- %s", nm[u_idx[, 1]], nm[u_idx[, 2]]))
+  # wrapped between edges, never inside one
+  wrapped <- strwrap(paste(gsub(" ", "\u00a0", e), collapse = ", "), width = 76, indent = 2,
+                     exdent = 2)
+  c(line, gsub("\u00a0", " ", wrapped))
+}
+
+# The fitted model's log-likelihood and BIC on the data's scale, when it
+# has them.
+score_line <- function(x) {
+  if (is.null(x[["B"]]) || is.null(x[["omega"]])) return(NULL)
+  if (!is.numeric(x[["n"]]) || !is.finite(x[["n"]])) {
+    sc <- if (is.list(x[["refine"]])) x[["refine"]][["score_after"]] else x[["score"]]
+    if (!is.numeric(sc) || length(sc) != 1L) return("score: none (population covariance, no likelihood)")
+    return(sprintf("score: %s, penalized profiled likelihood (population covariance, no likelihood)",
+                   format(signif(sc, 6))))
+  }
+  ll <- tryCatch(logLik(x), error = function(e) NULL)
+  if (is.null(ll)) return(NULL)
+  sprintf("score: Gaussian log-likelihood %s (df %d), BIC %s (data's scale)",
+          format(round(as.numeric(ll), 2), nsmall = 2), as.integer(attr(ll, "df")),
+          format(round(stats::BIC(ll), 2), nsmall = 2))
+}
+
+# One line on the sparsity penalty: fit$penalty's label when present, else
+# built from its method and discount, else from what the fit records.
+penalty_line <- function(x) {
+  pen <- x[["penalty"]]
+  if (is.list(pen)) {
+    if (is.character(pen[["label"]]) && length(pen[["label"]]) == 1L) {
+      return(paste0("penalty: ", pen[["label"]]))
+    }
+    if (is.numeric(pen[["discount"]])) {
+      how <- if (identical(pen[["method"]], "fixed") || is.null(pen[["method"]])) {
+        "fixed"
+      } else {
+        k <- if (is.data.frame(pen[["table"]])) sprintf(" from %d candidates", nrow(pen[["table"]])) else ""
+        sprintf("chosen by %s%s", pen[["method"]], k)
+      }
+      return(sprintf("penalty: BIC discount %s (%s)", format(signif(pen[["discount"]], 3)), how))
+    }
+  }
+  lam <- fit_lambda(x)
+  if (is.null(lam)) return(NULL)
+  n <- x[["n"]]
+  # an l1 penalty has no BIC equivalent
+  l0 <- !grepl("l1$", lam[["what"]])
+  disc <- if (l0 && is.numeric(n) && is.finite(n) && n > 1) {
+    sprintf(", BIC discount %s", format(signif(lam[["value"]] * 2 * n / log(n), 3)))
+  } else ""
+  sprintf("penalty: %s %s (%s%s)", format(signif(lam[["value"]], 3)),
+          if (l0) "per edge" else "times the sum of |weights|", lam[["what"]], disc)
+}
+
+# The per-sample penalty per edge a fit's final graph was chosen with, and
+# what it is, from the fields older fits have; NULL when none is known.
+fit_lambda <- function(x) {
+  s <- x[["settings"]]
+  if (is.list(x[["refine"]]) && is.numeric(x[["refine"]][["lambda"]])) {
+    p <- s[["control"]][["refine_penalty"]]
+    if (is.character(p) && !is.finite(x[["n"]] %||% Inf)) p <- "lambda1"
+    what <- if (is.character(p)) sprintf("refinement, %s", if (p == "lambda1") p else toupper(p)) else "refinement"
+    return(list(value = x[["refine"]][["lambda"]], what = what))
+  }
+  if (!is.numeric(s[["lambda1"]] %||% s[["control"]][["lambda1"]])) return(NULL)
+  lam <- s[["lambda1"]] %||% s[["control"]][["lambda1"]]
+  what <- switch(x[["method"]], calm = "lambda1, l0 gates", golem_nv = , notears = "lambda1, l1",
+                 "lambda1, l0")
+  list(value = lam, what = what)
+}
+
+# How the fit was learned, in one line: the stages, whether it converged,
+# the time and the seed.
+learned_line <- function(x) {
+  stages <- switch(x[["method"]],
+    calm = "CALM's continuous optimization", boss = "best order score search",
+    exact = "exact search", golem_nv = "continuous optimization (GOLEM-NV)",
+    notears = "continuous optimization (NOTEARS)", pc = "PC (pcalg)", ges = "GES (pcalg)",
+    sem = "least squares on a given graph", x[["method"]])
+  if (is.list(x[["refine"]])) {
+    mx <- x[["settings"]][["control"]][["refine_exact_max_d"]]
+    exact <- is.numeric(mx) && nrow(x[["amat"]]) <= mx
+    stages <- paste0(stages, " + refinement (GES, order search", if (exact) ", exact search", ")")
+  }
+  status <- if (!isTRUE(x[["converged"]])) ", NOT converged" else ""
+  removed <- if (is.data.frame(x[["removed"]]) && nrow(x[["removed"]]) > 0L) {
+    sprintf(", %d edge%s removed to make it acyclic", nrow(x[["removed"]]),
+            if (nrow(x[["removed"]]) == 1L) "" else "s")
+  } else ""
+  time <- if (is.numeric(x[["time"]]) && is.finite(x[["time"]])) {
+    sprintf(", %s s", format(signif(x[["time"]], 3)))
+  } else ""
+  seed <- if (!is.null(x[["seed"]])) sprintf(", seed %d", as.integer(x[["seed"]])) else ""
+  paste0("learned by ", stages, status, removed, time, seed)
+}

@@ -95,6 +95,22 @@ vertex_style <- function(d, labels) {
   list(size = size, cex = cex)
 }
 
+# The vertex style shrunk so that no two circles overlap in the layout as
+# igraph draws it (each axis rescaled to [-1, 1], aspect 1, circle radius
+# size / 200): the diameter at most 85% of the smallest distance between
+# two nodes, and not below 3 (then labels shrink with it).
+fit_vertex_style <- function(vs, layout, labels) {
+  if (nrow(layout) < 2L) return(vs)
+  norm <- apply(layout[, 1:2, drop = FALSE], 2L, function(v) {
+    r <- range(v)
+    if (diff(r) == 0) rep(0, length(v)) else 2 * (v - r[1]) / diff(r) - 1
+  })
+  dmin <- min(stats::dist(norm))
+  size <- max(3, min(vs[["size"]], 85 * dmin))
+  width <- max(nchar(labels), 1L)
+  list(size = size, cex = max(0.45, min(1, size / (5 * max(width, 2)))))
+}
+
 # Draw a graph given as one row per edge (from, to as vertex indices, mark
 # "->" or "--") with per-edge colour and line type.
 draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
@@ -103,7 +119,7 @@ draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
   g <- igraph::make_empty_graph(n = d, directed = TRUE)
   g <- igraph::set_vertex_attr(g, "name", value = nodes)
   if (length(from) > 0L) g <- igraph::add_edges(g, as.vector(rbind(from, to)))
-  vs <- vertex_style(d, nodes)
+  vs <- fit_vertex_style(vertex_style(d, nodes), layout, nodes)
   if (is.null(arrow_size)) arrow_size <- if (d > 25) 0.35 else 0.5
   args <- list(
     g, layout = layout,
@@ -355,6 +371,15 @@ find_h_tol <- function(settings) {
   NULL
 }
 
+# The title of plot.calm_fit(): what is drawn, by which learner, how many
+# edges.
+graph_title <- function(x, cpdag) {
+  show_cpdag <- cpdag || is.null(x[["dag"]])
+  m <- if (show_cpdag) x[["cpdag_amat"]] else x[["amat"]]
+  sprintf("%s (%s): %d edges", if (show_cpdag) "CPDAG" else "one DAG of the class", x[["method"]],
+          as.integer(sum(m[upper.tri(m)] | t(m)[upper.tri(m)])))
+}
+
 #' Plot a fit
 #'
 #' `type = "graph"` draws the learned graph: on its own, or compared with
@@ -366,8 +391,10 @@ find_h_tol <- function(settings) {
 #'   colours each edge by its comparison with the truth.
 #' @param type `"graph"` or `"trace"`.
 #' @param cpdag Without `truth`: draw the fit's CPDAG (its Markov equivalence
-#'   class) instead of its DAG. A fit that only has a CPDAG (PC, GES) always
-#'   shows it.
+#'   class) instead of its DAG. By default (`FALSE`) the plot shows one DAG
+#'   of the class, `fit$amat`, whose directions on the CPDAG's undirected
+#'   edges the data do not decide; the title says which is drawn. A fit that
+#'   only has a CPDAG (PC, GES) always shows it.
 #' @param layout Node coordinates; see [plot_comparison()].
 #' @param ... Passed to [plot_comparison()], [plot_trace()] or igraph's plot
 #'   method.
@@ -375,9 +402,10 @@ find_h_tol <- function(settings) {
 #'   otherwise `x`; invisibly.
 #' @examples
 #' set.seed(2)
-#' sem <- simulate_sem(6, k = 1)
-#' fit <- calm:::new_calm_fit(sem$B, sigma = sem$sigma)
-#' plot(fit)
+#' sem <- simulate_sem(6, k = 1, n = 500)
+#' fit <- fit_sem(sem$B, sem$x)   # the true graph's SEM, fitted to the data
+#' plot(fit)                      # one DAG of the class
+#' plot(fit, cpdag = TRUE)        # the CPDAG
 #' plot(fit, truth = sem$dag)
 #' @export
 plot.calm_fit <- function(x, truth = NULL, type = c("graph", "trace"), cpdag = FALSE,
@@ -402,10 +430,7 @@ plot.calm_fit <- function(x, truth = NULL, type = c("graph", "trace"), cpdag = F
   old <- graphics::par(no.readonly = TRUE)
   on.exit(graphics::par(old), add = TRUE)
   graphics::par(mar = c(0.5, 0.5, 2, 0.5))
-  what <- if (cpdag || is.null(x[["dag"]])) "CPDAG" else "DAG"
   draw_edges(nodes, idx[, 1], idx[, 2], mark, colour = "grey20", lty = 1, layout = xy,
-             main = sprintf("%s (%s): %d edges", what, x[["method"]],
-                            sum(m[upper.tri(m)] | t(m)[upper.tri(m)])),
-             ...)
+             main = graph_title(x, cpdag), ...)
   invisible(x)
 }

@@ -101,7 +101,13 @@ check_numeric_matrix <- function(x, arg = deparse(substitute(x)), min_rows = 1L,
     abort_arg(arg, "must have at least {min_cols} column{?s}, not {ncol(x)}.", call = call)
   }
   if (anyNA(x)) {
-    abort_arg(arg, "must not contain missing values (NA or NaN); {.fn calm} can use the complete rows with {.code na = \"complete\"}.", call = call)
+    # only a learner with an `na` argument (calm()) is pointed to it
+    hint <- if (is.environment(call) && exists("na", envir = call, inherits = FALSE)) {
+      "use the complete rows with {.code na = \"complete\"}."
+    } else {
+      "remove the incomplete rows first, e.g. {.code x[stats::complete.cases(x), ]}."
+    }
+    abort_arg(arg, paste("must not contain missing values (NA or NaN);", hint), call = call)
   }
   if (any(is.infinite(x))) {
     abort_arg(arg, "must not contain infinite values.", call = call)
@@ -143,7 +149,8 @@ set_node_names <- function(m, nm = node_names(m)) {
 # unchanged by rescaling the variables, and variables measured in very
 # different units (say 1e8 and 1e-8) must not make a well-conditioned
 # covariance look asymmetric or singular.
-check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.frame()) {
+check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.frame(),
+                             n_rows = NULL) {
   if (inherits(x, "Matrix")) x <- as.matrix(x)
   x <- check_numeric_matrix(x, arg, call = call)
   check_square(x, arg, call = call)
@@ -168,10 +175,28 @@ check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.fram
   ev <- eigen((r + t(r)) / 2, symmetric = TRUE, only.values = TRUE)$values
   if (min(ev) <= max(ev) * 1e-12) {
     abort_arg(arg, "must be positive definite; the smallest eigenvalue of its correlation matrix is {signif(min(ev), 3)}.",
-              i = "Collinear or duplicated variables make a covariance matrix singular.",
-              call = call)
+              i = singular_hint(r, nm, n_rows), call = call)
   }
   invisible(set_node_names(x))
+}
+
+# Why a covariance is singular: fewer rows than variables, or pairs of
+# variables that are copies of each other (up to scale and sign), named;
+# else collinearity in general.
+singular_hint <- function(r, nm, n_rows = NULL) {
+  if (!is.null(n_rows) && n_rows <= ncol(r)) {
+    return(sprintf("The data have %d rows for %d variables: with n <= d the sample covariance is singular.",
+                   as.integer(n_rows), ncol(r)))
+  }
+  same <- which(abs(r) > 1 - 1e-10 & upper.tri(r), arr.ind = TRUE)
+  if (nrow(same) > 0L) {
+    pairs <- paste0(nm[same[, 1]], " and ", nm[same[, 2]])
+    txt <- paste0("Duplicated (perfectly correlated) variables: ",
+                  paste(utils::head(pairs, 5), collapse = "; "),
+                  if (length(pairs) > 5L) "; ..." else "", ". Drop one of each pair.")
+    return(gsub("}", "}}", gsub("{", "{{", txt, fixed = TRUE), fixed = TRUE))
+  }
+  "Collinear variables (one a linear combination of others) make a covariance matrix singular."
 }
 
 # Data for a learner: finite numeric matrix with >= 2 rows and >= 2 columns,
@@ -213,7 +238,7 @@ resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FAL
     # on the seeded fixtures), which changes seeded fits (B_raw) bit for bit
     s <- stats::cov(x) * (n - 1) / n
     if (!covariance_representable(s)) s <- rescaled_covariance(x, standardize, call = call)
-    s <- check_covariance(s, "x", call = call)
+    s <- check_covariance(s, "x", call = call, n_rows = n)
   } else {
     s <- check_covariance(cov, "cov", call = call)
     if (is.null(n)) {

@@ -402,15 +402,15 @@ err("calm", "x", q(x[0, ]))
 err("calm", "x", q(x[1, , drop = FALSE]))
 err("calm", "x", q(x[, 1, drop = FALSE]))
 err("calm", "x", q(const_x))
-err("calm", "x", q(dup_x))
-err("calm", "x", q(x[1:5, ]))   # n < d
-err("calm", "x", q(x[1:6, ]))   # n = d
+err("calm", "x", q(dup_x), pattern = "X1 and copy")    # the duplicated columns named
+err("calm", "x", q(x[1:5, ]), pattern = "5 rows for 6 variables")   # n < d
+err("calm", "x", q(x[1:6, ]), pattern = "n <= d")   # n = d
 err("calm", "cov", q(x, cov = S))
 err("calm", "n", q(x, n = 200))
 err("calm", "cov", q(cov = "a"))
 err("calm", "cov", q(cov = S[, 1:3]))
 err("calm", "cov", q(cov = asym))
-err("calm", "cov", q(cov = singular))
+err("calm", "cov", q(cov = singular), pattern = "X1 and X6")
 err("calm", "cov", q(cov = not_pd))
 err("calm", "cov", q(cov = -S))
 err("calm", "cov", q(cov = with_na(S)))
@@ -632,7 +632,12 @@ for (f in c("pc_pcalg", "ges_pcalg")) {
 }
 
 # ---- issue 17: knowledge, bootstrap, model methods, objects -------------------------
-err("background_knowledge", "required", background_knowledge(required = "X1"))
+err("background_knowledge", "required", background_knowledge(required = "X1"),
+    pattern = "one edge as a pair")
+err("background_knowledge", "required", background_knowledge(required = c("X1", "X2", "X3")),
+    pattern = "data.frame(from")
+ok("background_knowledge", background_knowledge(required = c("X1", "X2")),
+   function(k) identical(unname(k$required[1, ]), c("X1", "X2")))
 err("background_knowledge", "forbidden", background_knowledge(forbidden = 1))
 err("background_knowledge", "tiers", background_knowledge(tiers = list("X1", "X1")))
 err("background_knowledge", "tiers", background_knowledge(tiers = "X1"))
@@ -644,6 +649,17 @@ err("calm", "knowledge", q(x, gate = "tanh", knowledge = list(required = cbind("
 err("calm", "alpha", q(x, alpha = 0))
 err("calm", "alpha", q(x, alpha = "a"))
 err("calm", "na", q(x, na = "drop"))
+err("calm", "x", q(with_na(x)), pattern = "na = \"complete\"")
+err("calm", "whitelist", q(x, whitelist = data.frame(from = "X1", to = "X2"),
+                           knowledge = background_knowledge(forbidden = c("X2", "X3"))),
+    pattern = "knowledge")
+err("calm", "knowledge", suppressMessages(q(x, blacklist = data.frame(from = "X1", to = "nope"))),
+    pattern = "nope")
+ok("calm", suppressMessages(q_ref(with_na(x, 1, 1), na = "omit")),
+   function(f) fit_ok(f) && identical(f$na_dropped, 1L))
+ok("calm", suppressMessages(q_ref(x, whitelist = data.frame(from = "X1", to = "X4"),
+                                  blacklist = cbind("X2", "X1"))),
+   function(f) fit_ok(f) && f$amat["X1", "X4"] == 1 && f$amat["X2", "X1"] == 0)
 err("calm", "x", q(with_na(x, 1, 1)))
 ok("calm", suppressMessages(q_ref(with_na(x, 1, 1), na = "complete")),
    function(f) fit_ok(f) && identical(f$na_dropped, 1L))
@@ -758,7 +774,7 @@ ok("print.calm_benchmark", capture.output(print(mini_bench)), function(out) leng
 
 # ---- boss() ----------------------------------------------------------------------
 err("boss", "x", boss("a"))
-err("boss", "x", boss(with_na(x)))
+err("boss", "x", boss(with_na(x)), pattern = "complete.cases")
 err("boss", "cov", boss(cov = singular))
 err("boss", "standardize", boss(x, standardize = NA))
 err("boss", "bes", boss(x, bes = "yes"))
@@ -800,6 +816,16 @@ err("estimate_moral_graph", "n", estimate_moral_graph(cov = S, n = 1e300), patte
 ok("as_amat", as_amat(moral_rep, weighted = FALSE), function(m) all(m %in% c(0, 1)))
 warn("calm", not_met, q(x, moral = moral_rep), moral_rep_ok)
 err("coef.calm_fit", "type", coef(fit_no_B), pattern = "no such weights")
+err("coef.calm_fit", "scale", coef(fit, scale = "std"))
+err("predict.calm_fit", "newdata", predict(fit))
+err("predict.calm_fit", "newdata", predict(fit, x[, 1:3]), pattern = "lacks")
+err("predict.calm_fit", "newdata", predict(fit, "a"))
+err("predict.calm_fit", "object", predict(fit_no_B, x), pattern = "no DAG with weights")
+err("fitted.calm_fit", "x", fitted(fit), pattern = "give it again")
+err("residuals.calm_fit", "x", residuals(fit), pattern = "give it again")
+err("residuals.calm_fit", "x", residuals(fit, unname(x[, 1:4])), pattern = "4 unnamed columns")
+err("vcov.calm_fit", "x", vcov(fit), pattern = "give it again")
+err("vcov.calm_fit", "x", vcov(fit, with_na(x)), pattern = "missing values")
 # errors that said something untrue
 warn("calm", not_met, q(x * 1e-170), fit_ok)
 warn("calm", not_met, q(x * 1e160), fit_ok)

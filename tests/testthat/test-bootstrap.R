@@ -103,3 +103,33 @@ test_that("knowledge reaches the bootstrap's learner", {
   s <- bs$dag
   expect_equal(s$directed[s$from == "X1" & s$to == "X5"], 1)
 })
+
+test_that("learners of other packages: bnlearn's get a data frame, pcalg's GES and boss() work", {
+  set.seed(45)
+  sem <- simulate_sem(5, k = 1, n = 300)
+  # a learner that refuses a matrix, as bnlearn's do, is given a data frame
+  seen <- character()
+  picky <- function(d) {
+    seen <<- c(seen, class(d)[1])
+    if (!is.data.frame(d)) stop("the data must be in a data frame.")
+    fit_sem(sem$B, d)
+  }
+  bs <- bootstrap_edges(sem$x, R = 2, learner = picky)
+  expect_identical(bs$failed, 0L)
+  expect_true(all(bs$dag$strength[bs$dag$directed > 0] == 1))
+  # errors that do not ask for a data frame are not retried
+  expect_error(bootstrap_edges(sem$x, R = 2, learner = function(d) stop("no luck")),
+               "no luck", class = "calm_error_fit")
+  skip_if_not_installed("bnlearn")
+  bh <- bootstrap_edges(sem$x, R = 3, learner = bnlearn::hc)
+  expect_identical(bh$failed, 0L)
+  expect_identical(bh$R, 3L)
+  expect_gt(sum(bh$cpdag$strength > 0), 0)
+  expect_true(all(round(bh$dag$strength * 3) == bh$dag$strength * 3))
+  skip_if_not_installed("pcalg")
+  bg <- bootstrap_edges(sem$x, R = 2, learner = ges_pcalg)
+  expect_identical(bg$failed, 0L)
+  bb <- bootstrap_edges(sem$x, R = 2, learner = boss, starts = 2)
+  expect_identical(bb$failed, 0L)
+  expect_gt(sum(bb$dag$strength > 0), 0)
+})

@@ -141,7 +141,7 @@ test_that("the schedule ends once the graph has settled, on the same path", {
   cols <- c("rho", "h", "objective", "edges", "dag", "changed", "steps")
   expect_identical(tr[, cols], full$trace[seq_len(r), cols])
   expect_identical(settled$amat, full$amat)
-  expect_true(any(grepl("converged (graph settled)", capture.output(print(settled)),
+  expect_true(any(grepl("converged (graph settled)", capture.output(print(settled, details = TRUE)),
                         fixed = TRUE)))
   # settle_rounds = 3 needs the same edge set over one round more
   later <- fit_with(settle_rounds = 3)

@@ -29,17 +29,22 @@ test_that("summary lists edges, weights and noise variances", {
   s <- summary(f)
   expect_s3_class(s, "summary.calm_fit")
   expect_identical(nrow(s$edges), as.integer(sum(f$amat)))
-  expect_named(s$edges, c("from", "to", "weight", "raw", "type"))
+  expect_named(s$edges, c("from", "to", "weight", "type"))
   k <- cbind(match(s$edges$from, rownames(f$B)), match(s$edges$to, rownames(f$B)))
-  expect_equal(s$edges$weight, f$B[k])
+  expect_equal(s$edges$weight, coef(f)[k])
+  expect_equal(summary(f, scale = "standardized")$edges$weight, f$B[k])
   expect_true(all(s$edges$type %in% c("directed", "undirected")))
   expect_snapshot(print(s), variant = f$isa)
 })
 
 test_that("coef returns the refitted or raw weights", {
   f <- methods_fit()$fit
-  expect_identical(coef(f), f$B)
-  expect_identical(coef(f, type = "raw"), f$B_raw)
+  expect_identical(coef(f, scale = "standardized"), f$B)
+  expect_identical(coef(f, type = "raw", scale = "standardized"), f$B_raw)
+  sd <- sqrt(f$data_var)
+  expect_equal(coef(f), f$B * outer(1 / sd, sd))
+  expect_equal(coef(f, type = "raw"), f$B_raw * outer(1 / sd, sd))
+  expect_error(coef(f, scale = "raw"), "`scale`", class = "calm_error_argument")
   expect_error(coef(f, type = "gate"), "`type`", class = "calm_error_argument")
 })
 

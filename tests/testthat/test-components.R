@@ -126,7 +126,7 @@ test_that("split_components = FALSE fits the whole problem at once", {
 test_that("print, summary and the trace plot of a split fit", {
   S <- block_cov()
   fit <- fit_blocks(S)
-  out <- capture.output(print(fit))
+  out <- capture.output(print(fit, details = TRUE))
   rounds <- max(fit$components$rounds)
   expect_true(any(grepl(sprintf("after up to %d rounds? in 2 components", rounds), out)))
   steps <- format(sum(fit$trace$steps), big.mark = ",", scientific = FALSE)

@@ -221,3 +221,71 @@ test_that("CALM's mask: required entries 2, their reverse and forbidden entries 
   expect_equal(m["X1", "X3"], 1)
   expect_identical(calm:::knowledge_mask(mask, NULL), mask)
 })
+
+test_that("knowledge orients the CPDAG as pcalg's addBgKnowledge() does (Meek's rules)", {
+  skip_if_not_installed("pcalg")
+  set.seed(400)
+  checked <- 0
+  for (it in 1:80) {
+    d <- sample(5:8, 1)
+    dag <- simulate_dag(d, k = sample(1:2, 1))
+    nm <- paste0("V", seq_len(d))
+    dimnames(dag) <- list(nm, nm)
+    cp <- as_amat(dag_to_cpdag(dag), weighted = FALSE)
+    # random knowledge that the DAG obeys: some of its edges required, the
+    # reverses of others forbidden
+    e <- which(dag != 0, arr.ind = TRUE)
+    req <- e[sample(nrow(e), min(nrow(e), sample(0:2, 1))), , drop = FALSE]
+    forb <- e[sample(nrow(e), min(nrow(e), sample(0:2, 1))), 2:1, drop = FALSE]
+    R <- Fb <- matrix(0, d, d, dimnames = list(nm, nm))
+    R[req] <- 1
+    Fb[forb] <- 1
+    kn <- structure(list(required = R, forbidden = Fb), class = "calm_knowledge_resolved")
+    mine <- calm:::knowledge_cpdag(cp, kn)
+    o <- unique(rbind(req, forb[, 2:1, drop = FALSE]))
+    o <- o[cp[o] != 0 & cp[o[, 2:1, drop = FALSE]] != 0, , drop = FALSE]
+    if (nrow(o) == 0L) {
+      expect_identical(mine, cp)
+      next
+    }
+    theirs <- pcalg::addBgKnowledge(t(cp), x = nm[o[, 1]], y = nm[o[, 2]], checkInput = FALSE)
+    expect_false(is.null(theirs))
+    expect_equal(unname(mine), unname(t(unclass(theirs))))
+    # the DAG is in the restricted class: every directed edge of it is the DAG's
+    expect_true(all(dag[mine != 0 & t(mine) == 0] == 1))
+    checked <- checked + 1
+  }
+  expect_gt(checked, 30)
+})
+
+test_that("a fit's CPDAG under knowledge is the maximally oriented PDAG", {
+  set.seed(401)
+  # a chain X1 - X2 - X3 - X4: no v-structure, every edge undirected
+  n <- 2000
+  x1 <- rnorm(n)
+  x2 <- 0.8 * x1 + rnorm(n)
+  x3 <- 0.8 * x2 + rnorm(n)
+  x4 <- 0.8 * x3 + rnorm(n)
+  x <- cbind(X1 = x1, X2 = x2, X3 = x3, X4 = x4)
+  free <- calm(x, verbose = FALSE)
+  expect_true(all(free$cpdag_amat == t(free$cpdag_amat)))
+  expect_identical(sum(free$cpdag_amat) / 2, 3)
+  bk <- background_knowledge(forbidden = data.frame(from = "X2", to = "X1"))
+  fit <- calm(x, knowledge = bk, verbose = FALSE)
+  expect_identical(fit$amat[, ], (fit$cpdag_amat != 0 & t(fit$cpdag_amat) == 0) * 1)
+  expect_identical(fit$cpdag_amat["X1", "X2"], 1)
+  expect_identical(fit$cpdag_amat["X2", "X1"], 0)
+  # Meek's first rule carries the orientation down the chain
+  expect_identical(fit$cpdag_amat["X3", "X4"] - fit$cpdag_amat["X4", "X3"], 1)
+  expect_true(igraph::is_dag(fit$cpdag))
+  # tiers, and the exact search, the same
+  ex <- exact_search(x, knowledge = background_knowledge(tiers = list("X4", c("X1", "X2", "X3"))))
+  expect_identical(ex$cpdag_amat["X4", "X3"], 1)
+  expect_identical(ex$cpdag_amat["X2", "X1"], 1)
+  expect_identical(ex$cpdag_amat["X1", "X2"], 0)
+  # bootstrap replicates count the oriented CPDAG
+  bs <- bootstrap_edges(x, R = 2, learner = calm, knowledge = bk)
+  s <- bs$cpdag
+  expect_true(all(s$undirected == 0))
+  expect_identical(s$directed[s$from == "X1" & s$to == "X2"], 1)
+})

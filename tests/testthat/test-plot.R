@@ -161,3 +161,51 @@ test_that("plot.calm_fit draws the graph, the CPDAG, the comparison or the trace
   expect_identical(plot_to_png(plot(cp)), cp)
   with_png(expect_error(plot(fit, type = "nope")))
 })
+
+test_that("layered plots do not overlap nodes at 10, 20 and 50 nodes", {
+  for (d in c(10, 20, 50)) {
+    set.seed(d)
+    g <- igraph::graph_from_adjacency_matrix(simulate_dag(d, k = 1))
+    xy <- calm:::dag_layout(g)
+    nodes <- paste0("X", seq_len(d))
+    vs <- calm:::fit_vertex_style(calm:::vertex_style(d, nodes), xy, nodes)
+    # as igraph draws it: each axis rescaled to [-1, 1], radius size / 200
+    norm <- apply(xy, 2, function(v) if (diff(range(v)) == 0) 0 * v else 2 * (v - min(v)) / diff(range(v)) - 1)
+    expect_lte(vs$size / 100, min(stats::dist(norm)) + 1e-12)
+    expect_gte(vs$size, 6)   # still readable
+    # parents above their children
+    e <- igraph::as_edgelist(g, names = FALSE)
+    expect_true(all(xy[e[, 1], 2] > xy[e[, 2], 2]))
+  }
+})
+
+test_that("bootstrap plots label real strengths and write edges from -> to", {
+  set.seed(8)
+  sem <- simulate_sem(4, k = 1, n = 100)
+  nm <- colnames(sem$x)
+  # a learner whose graphs alternate: X1 -> X2 always, X3 -> X4 in every
+  # other replicate, X2 -> X3 twice one way and once the other
+  k <- 0
+  graphs <- list(c("X1", "X2", "X3", "X4", "X2", "X3"), c("X1", "X2", "X3", "X2"),
+                 c("X1", "X2", "X3", "X4", "X2", "X3"), c("X1", "X2"))
+  learner <- function(d) {
+    k <<- k + 1
+    m <- matrix(0, 4, 4, dimnames = list(nm, nm))
+    e <- matrix(graphs[[(k - 1) %% 4 + 1]], ncol = 2, byrow = TRUE)
+    m[e] <- 1
+    m
+  }
+  bs <- bootstrap_edges(sem$x, R = 4, learner = learner)
+  s <- bs$dag
+  lab <- calm:::edge_strength_labels(s, c("X1", "X3", "X2"), c("X2", "X4", "X3"), c("->", "->", "->"))
+  expect_identical(lab, c("1.00 / 1.00", "0.50 / 1.00", "0.75 / 0.67"))
+  sh <- calm:::strength_shares(transform(s, undirected = 0), top = 10)
+  expect_identical(colnames(sh), c("X1 -> X2", "X2 -> X3", "X3 -> X4"))
+  expect_equal(unname(sh[, "X2 -> X3"]), c(0.5, 0.25, 0))
+})
+
+test_that("no example calls an internal function", {
+  rd <- tools::Rd_db("calm")
+  ex <- vapply(rd, function(r) paste(utils::capture.output(tools::Rd2ex(r)), collapse = "\n"), "")
+  expect_false(any(grepl("calm:::", ex, fixed = TRUE)), info = paste(names(rd)[grepl("calm:::", ex, fixed = TRUE)], collapse = ", "))
+})

@@ -79,3 +79,16 @@ test_that("citation('calm') names the paper", {
   expect_match(txt, "Revisiting Differentiable Structure Learning")
   expect_no_match(txt, "developers c")
 })
+
+test_that("every export has an example on its help page", {
+  rd <- tools::Rd_db("calm")
+  tag <- function(r, t) r[vapply(r, function(x) identical(attr(x, "Rd_tag"), t), logical(1))]
+  aliases <- lapply(rd, function(r) unlist(lapply(tag(r, "\\alias"), as.character)))
+  has_example <- vapply(rd, function(r) length(tag(r, "\\examples")) > 0L, logical(1))
+  with_example <- unlist(aliases[has_example])
+  missing <- setdiff(getNamespaceExports("calm"), with_example)
+  expect(length(missing) == 0L, paste("exports without an example:", paste(sort(missing), collapse = ", ")))
+  # runnable: nothing wrapped in \dontrun
+  ex <- vapply(rd[has_example], function(r) paste(as.character(tag(r, "\\examples")), collapse = ""), "")
+  expect_false(any(grepl("dontrun", ex, fixed = TRUE)))
+})
