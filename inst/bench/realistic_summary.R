@@ -145,3 +145,11 @@ penalty_change_table <- function(tags) {
   })
   do.call(rbind, rows)
 }
+
+# calm's mean time per cell divided by that of `other` (a method name), as
+# a named vector over the cells.
+time_ratios <- function(res, other) {
+  cells <- split(res, list(res$kind, res$n), drop = TRUE)
+  vapply(cells, function(cl) mean(cl$seconds[cl$method == "calm"]) /
+           mean(cl$seconds[cl$method == other]), numeric(1))
+}
