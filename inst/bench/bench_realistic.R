@@ -80,6 +80,8 @@ learners <- function(methods, n) {
   L
 }
 
+start_commit <- tryCatch(system("git rev-parse --short HEAD", intern = TRUE, ignore.stderr = TRUE),
+                         error = function(e) NA_character_)
 rows <- list()
 for (cell in cells) {
   kind <- sub(":.*", "", cell)
@@ -118,12 +120,11 @@ for (cell in cells) {
     res <- do.call(rbind, rows)
     attr(res, "provenance") <- list(
       date = format(Sys.time(), tz = "UTC", usetz = TRUE),
-      machine = paste(trimws(sub(".*:", "", grep("Model name", readLines("/proc/cpuinfo"),
-                                                 value = TRUE)[1])), "-", parallel::detectCores(),
-                      "cores,", R.version.string),
+      machine = paste(trimws(sub(".*:", "", grep("^model name", readLines("/proc/cpuinfo"),
+                                                 ignore.case = TRUE, value = TRUE)[1])), "-",
+                      parallel::detectCores(), "cores,", R.version.string),
       blas = extSoftVersion()[["BLAS"]],
-      commit = tryCatch(system("git rev-parse --short HEAD", intern = TRUE, ignore.stderr = TRUE),
-                        error = function(e) NA_character_),
+      commit = start_commit,
       command = paste("Rscript inst/bench/bench_realistic.R", paste(a, collapse = " ")))
     saveRDS(res, out)
   }
