@@ -3,13 +3,16 @@
 #   make test   install calm's dependencies and run the whole test suite
 #   make bench  time the optimizer (inst/bench/bench_calm.R)
 #               (R CMD build, then R CMD check of the tarball, with the tests)
+#   make site   build the pkgdown website into docs/, offline (tools/build-site.R)
+#   make site-check  open every page of docs/ in headless Chromium
+#               (tools/check-site.sh), and show that a broken page fails it
 R ?= R
 RSCRIPT ?= Rscript
 PKG := calm
 VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
-.PHONY: deps demo test check install document bench clean readme
+.PHONY: deps demo test check install document bench clean readme site site-check
 
 deps:
 	bash tools/install-deps.sh
@@ -41,5 +44,14 @@ check: test
 bench: install
 	$(RSCRIPT) inst/bench/bench_calm.R steps
 
+# The website (about a minute and a half, plus calm's installation into a
+# temporary library unless CALM_SITE_LIB names a library that has it).
+site: deps
+	$(RSCRIPT) tools/build-site.R
+
+site-check:
+	bash tools/check-site.sh
+	bash tools/check-site-selftest.sh
+
 clean:
-	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so docs

@@ -16,7 +16,9 @@
 #'   coefficients as weights), or from pcalg a `pcAlgo` fit, an `EssGraph`
 #'   (or the list `pcalg::ges()` returns), or an `fciAlgo` fit whose PAG has
 #'   only tails and arrowheads (circle marks and bidirected edges have no
-#'   DAG or CPDAG reading and are an error).
+#'   DAG or CPDAG reading and are an error), or an edge list: a data frame
+#'   with columns `from` and `to` (and optionally `directed` and `weight`),
+#'   as `as.data.frame()` of a fit gives (see [as.data.frame.calm_fit()]).
 #' @param weighted If `TRUE` (default) edge weights are kept where the input
 #'   has them (a numeric matrix, an igraph graph with a `weight` edge
 #'   attribute, a fit); if `FALSE` the result is 0/1.
@@ -26,7 +28,9 @@
 #' with `weighted = FALSE` the 0/1 DAG. A fit's CPDAG is
 #' `fit$cpdag_amat` (or [as_pcalg_amat()], [as_essgraph()]). A fit that
 #' only has a CPDAG (PC, GES) gives its CPDAG.
-#' @param ... Unused; for methods.
+#' @param ... For an edge list, `nodes`: the node names, in order (default
+#'   its attribute `nodes`, else the nodes named in `from` and `to`);
+#'   otherwise unused.
 #' @return A square double matrix with node names as dimnames.
 #' @seealso [as_igraph()], [as_pcalg_amat()]
 #' @examples
@@ -57,6 +61,7 @@ as_amat.matrix <- function(x, weighted = TRUE, ...) {
 
 #' @export
 as_amat.data.frame <- function(x, weighted = TRUE, ...) {
+  if (all(c("from", "to") %in% names(x))) return(edge_list_to_amat(x, weighted, ...))
   as_amat.matrix(check_numeric_matrix(x, "x"), weighted = weighted)
 }
 

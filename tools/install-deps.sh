@@ -11,13 +11,16 @@ DEB_PKGS="r-cran-rcpp r-cran-rcppeigen r-cran-igraph r-cran-cli r-cran-future
 r-cran-future.apply r-cran-progressr r-cran-knitr r-cran-rmarkdown r-cran-roxygen2
 r-cran-withr r-cran-testthat r-cran-callr r-bioc-graph r-bioc-rbgl r-cran-robustbase r-cran-ggm
 r-cran-corpcor r-cran-fastica r-cran-abind r-cran-sfsmisc r-cran-bdsmatrix r-cran-clue
-r-cran-rcpparmadillo r-cran-bh r-cran-vcd r-cran-curl r-cran-testthat r-cran-matrix pandoc qpdf"
+r-cran-rcpparmadillo r-cran-bh r-cran-vcd r-cran-curl r-cran-testthat r-cran-matrix pandoc qpdf
+r-cran-pkgdown"
 
 have_all_r() {
   Rscript -e 'p <- commandArgs(TRUE); q(status = as.integer(!all(vapply(p, requireNamespace, logical(1), quietly = TRUE))))' "$@" >/dev/null 2>&1
 }
 
-CORE="Rcpp RcppEigen igraph cli future future.apply progressr knitr rmarkdown roxygen2 withr testthat callr graph RBGL"
+# pkgdown builds the website (make site); checked with the rest, so that it
+# costs nothing when present.
+CORE="Rcpp RcppEigen igraph cli future future.apply progressr knitr rmarkdown roxygen2 withr testthat callr graph RBGL pkgdown"
 if ! have_all_r $CORE || ! command -v pandoc >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "== installing Debian packages"
@@ -26,18 +29,20 @@ if ! have_all_r $CORE || ! command -v pandoc >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $DEB_PKGS >/dev/null
   else
     echo "== installing R packages from CRAN (not root: no apt-get)"
-    Rscript -e 'source("tools/repos.R"); p <- c("Rcpp","RcppEigen","igraph","cli","future","future.apply","progressr","knitr","rmarkdown","roxygen2","withr","testthat","BiocManager"); p <- p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)]; if (length(p)) install.packages(p); if (!requireNamespace("graph", quietly = TRUE)) BiocManager::install(c("graph", "RBGL"), update = FALSE, ask = FALSE)'
+    Rscript -e 'source("tools/repos.R"); p <- c("Rcpp","RcppEigen","igraph","cli","future","future.apply","progressr","knitr","rmarkdown","roxygen2","withr","testthat","pkgdown","BiocManager"); p <- p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)]; if (length(p)) install.packages(p); if (!requireNamespace("graph", quietly = TRUE)) BiocManager::install(c("graph", "RBGL"), update = FALSE, ask = FALSE)'
   fi
 fi
 
 # System tools that R CMD check needs, each checked on its own (R and its
 # packages being present says nothing about them): qpdf (PDF size checks)
-# and pandoc (the vignettes). Installed when possible; when not, say so
-# plainly: tools/run-tests.sh then leaves out what needs the missing tool
-# instead of failing.
+# and pandoc (the vignettes); and Chromium, the headless browser of the
+# website's check (tools/check-site.sh). Installed when possible (the
+# Debian package is named as the command); when not, say so plainly:
+# tools/run-tests.sh then leaves out what needs the missing tool instead of
+# failing, and tools/check-site.sh says that it cannot run.
 need_tool() { ! command -v "$1" >/dev/null 2>&1; }
 missing_tools=""
-for tool in qpdf pandoc; do
+for tool in qpdf pandoc chromium; do
   need_tool "$tool" && missing_tools="$missing_tools $tool"
 done
 if [ -n "$missing_tools" ]; then
@@ -50,7 +55,11 @@ if [ -n "$missing_tools" ]; then
   for tool in $missing_tools; do
     if need_tool "$tool"; then
       echo "NOTE: $tool is not installed and cannot be installed here (not root, or no apt-get);"
-      echo "      tools/run-tests.sh will skip the checks that need it."
+      if [ "$tool" = chromium ]; then
+        echo "      tools/check-site.sh (the website's browser check) cannot run without it."
+      else
+        echo "      tools/run-tests.sh will skip the checks that need it."
+      fi
     fi
   done
 fi

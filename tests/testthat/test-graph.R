@@ -29,6 +29,7 @@ test_that("dag_to_cpdag keeps v-structures and undirects chains", {
 })
 
 test_that("dag_to_cpdag equals pcalg::dag2cpdag on 240 random DAGs", {
+  skip_on_cran()   # among the slowest tests (issue 39); CI runs it with NOT_CRAN=true
   skip_if_not_installed("pcalg")
   skip_if_not_installed("graph")
   set.seed(2024)
