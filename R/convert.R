@@ -69,6 +69,7 @@ as_amat.igraph <- function(x, weighted = TRUE, ...) {
 
 #' @export
 as_amat.calm_fit <- function(x, weighted = TRUE, ...) {
+  check_fit_object(x, "x", call = parent.frame(2))
   m <- if (weighted && !is.null(x[["B"]])) x[["B"]] else x[["amat"]]
   if (!weighted) m[] <- as.double(m != 0)
   m

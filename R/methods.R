@@ -34,6 +34,7 @@ NULL
 #' @rdname calm_fit-methods
 #' @export
 print.calm_fit <- function(x, ...) {
+  check_fit_object(x, "x")
   cat(fit_title(x), "\n", sep = "")
   for (line in fit_lines(x)) cat("  ", line, "\n", sep = "")
   invisible(x)
@@ -42,6 +43,7 @@ print.calm_fit <- function(x, ...) {
 #' @rdname calm_fit-methods
 #' @export
 summary.calm_fit <- function(object, ...) {
+  check_fit_object(object, "object")
   amat <- object[["amat"]]
   nm <- rownames(amat)
   cp <- object[["cpdag_amat"]]
@@ -115,6 +117,7 @@ print.summary.calm_fit <- function(x, max_edges = 30, ...) {
 #' @rdname calm_fit-methods
 #' @export
 coef.calm_fit <- function(object, type = c("refit", "raw"), ...) {
+  check_fit_object(object, "object")
   type <- match_choice(type, c("refit", "raw"), "type", call = environment())
   m <- if (type == "refit") object[["B"]] else object[["B_raw"]]
   if (is.null(m)) {
