@@ -22,8 +22,10 @@ run_tasks <- function(n, fun, seeds = NULL, packages = "calm") {
   collect <- function() {
     for (key in names(running)) {
       i <- as.integer(key)
-      res <- tryCatch(list(value = future::value(running[[key]])), error = function(e) e)
-      if (inherits(res, "error")) failed[i] <<- worker_failure(res) else values[i] <<- list(res$value)
+      # only the future's own failure is caught: an error fun() raises on
+      # purpose (a bad argument found on the worker) stops the caller
+      res <- tryCatch(list(value = future::value(running[[key]])), FutureError = function(e) e)
+      if (inherits(res, "FutureError")) failed[i] <<- worker_failure(res) else values[i] <<- list(res$value)
     }
     running <<- list()
   }
@@ -45,8 +47,7 @@ run_tasks <- function(n, fun, seeds = NULL, packages = "calm") {
 }
 
 worker_failure <- function(e) {
-  paste0(if (inherits(e, "FutureError")) "the worker failed (did its R process die?): " else "",
-         conditionMessage(e))
+  paste0("the worker failed (did its R process die?): ", conditionMessage(e))
 }
 
 # The same plan set again: future stops the old workers and starts new
