@@ -167,12 +167,14 @@ resolve_baseline_control <- function(control, dots, ctor, learner, renamed,
     abort_arg("control", "must be the result of {.fn {ctor}} or a list of its arguments by name, not {.obj_type_friendly {control}}.",
               call = call)
   }
+  given_as <- NULL
   if (length(dots) > 0L) {
     if (is.null(names(dots)) || any(names(dots) == "")) {
       cli::cli_abort("Arguments in {.arg ...} must be named {.fn {ctor}} arguments.",
                      class = c("calm_error_argument", "calm_error"), call = call)
     }
     dots <- undeprecate_args(dots, renamed, ctor, learner, call = call)
+    given_as <- attr(dots, "given_as")
     nm <- names(dots)
     if (anyDuplicated(nm)) {
       twice <- unique(nm[duplicated(nm)])
@@ -188,8 +190,14 @@ resolve_baseline_control <- function(control, dots, ctor, learner, renamed,
                    class = c("calm_error_argument", "calm_error"), call = call)
   }
   # the constructor's error names the field; it is raised as the learner's
+  # and names the argument as the user wrote it (`lbfgsb$pgtol`, not the
+  # field `lbfgsb_pgtol` it became)
   tryCatch(do.call(ctor, args), calm_error_argument = function(e) {
     e$call <- if (is.environment(call)) rlang::frame_call(call) else call
+    for (f in names(given_as)) {
+      e$message <- gsub(paste0("`", f, "`"), paste0("`", given_as[[f]], "`"), e$message,
+                        fixed = TRUE)
+    }
     stop(e)
   })
 }
@@ -203,15 +211,18 @@ undeprecate_args <- function(dots, renamed, ctor, learner, call) {
   # a field given twice
   out <- dots[setdiff(names(dots), old)]
   new_names <- character()
+  given_as <- list()
   for (o in old) {
     target <- renamed[[o]]
     v <- dots[[o]]
     if (is.character(target)) {
       v <- stats::setNames(list(v), target)
+      given_as[[target]] <- o
     } else if (!is.list(v) || (length(v) && (is.null(names(v)) ||
                                              !all(names(v) %in% names(target))))) {
       abort_arg(o, "must be a list with elements among {.val {names(target)}}.", call = call)
     } else {
+      given_as[unlist(target[names(v)], use.names = FALSE)] <- paste0(o, "$", names(v))
       names(v) <- unlist(target[names(v)], use.names = FALSE)
     }
     out <- c(out, v)
@@ -223,5 +234,5 @@ undeprecate_args <- function(dots, renamed, ctor, learner, call) {
       i = "Use {.code control = {ctor}({shown})} instead; in {.pkg calm}, {.arg threshold} is CALM's gate cut-off and {.arg weight_threshold} a cut-off on weights."),
     class = c("calm_warning_deprecated", "calm_warning"), call = call
   )
-  out
+  structure(out, given_as = given_as)
 }

@@ -128,7 +128,8 @@ benchmark_registry <- c(benchmark_registry, local({
 #'   `settings`), `d`, `graph`, `k`, `n`, `standardized`, `rep`, `seed`,
 #'   `shd`, `precision`, `recall`, `f1`, `n_est`, `n_true`, `time`
 #'   (seconds of the method alone), `error` (`NA`, or the message of an
-#'   error the method raised; its metrics are then `NA`) and `warning`
+#'   error the method raised, or why the run did not finish when its
+#'   worker died, with a warning; its metrics are then `NA`) and `warning`
 #'   (`NA`, or the warnings the method gave, which are not shown
 #'   otherwise). It has class
 #'   `calm_benchmark`; see [format_table()].
@@ -171,9 +172,21 @@ benchmark_methods <- function(methods, settings, reps = 10, seed = 1, method_arg
     p(sprintf("%s, setting %d, rep %d", name, task$setting, task$rep))
     out
   }
-  runs <- future.apply::future_lapply(seq_len(nrow(tasks)), run_task,
-                                      future.seed = FALSE, future.chunk.size = 1L,
-                                      future.packages = "calm")
+  # one future per run: a worker that dies loses only its run, reported
+  # as that run's error
+  done <- run_tasks(nrow(tasks), run_task)
+  runs <- lapply(seq_len(nrow(tasks)), function(i) {
+    if (is.na(done$failed[i])) return(done$values[[i]])
+    task <- tasks[i, ]
+    lost_run(names(methods)[task$method], settings[task$setting, , drop = FALSE], task$rep, seed,
+             done$failed[i])
+  })
+  lost <- which(!is.na(done$failed))
+  if (length(lost)) {
+    cli::cli_warn(c("{length(lost)} of {nrow(tasks)} run{?s} did not finish because {?its/their} worker failed; the other runs are kept.",
+                    i = "Their rows have the reason in {.field error}: {done$failed[lost[1]]}"),
+                  class = c("calm_warning_failed", "calm_warning"))
+  }
   res <- do.call(rbind, lapply(runs, `[[`, "row"))
   res <- res[order(res$setting, res$rep, match(res$method, names(methods))), , drop = FALSE]
   rownames(res) <- NULL
@@ -184,6 +197,17 @@ benchmark_methods <- function(methods, settings, reps = 10, seed = 1, method_arg
   attr(res, "methods") <- names(methods)
   class(res) <- c("calm_benchmark", "data.frame")
   res
+}
+
+# The row of a run whose worker died: its error says so, its metrics are NA.
+lost_run <- function(name, s, rep, base_seed, why) {
+  row <- data.frame(method = name, setting = s$setting, d = s$d, graph = s$graph, k = s$k,
+                    n = s$n, standardized = s$standardized, rep = rep,
+                    seed = benchmark_seed(base_seed, s, rep), shd = NA_integer_,
+                    precision = NA_real_, recall = NA_real_, f1 = NA_real_, n_est = NA_integer_,
+                    n_true = NA_integer_, time = NA_real_, error = why, warning = NA_character_,
+                    stringsAsFactors = FALSE)
+  list(row = row, fit = NULL)
 }
 
 # One run: simulate the replicate's data, run the method, score it.

@@ -8,11 +8,12 @@
 #' learner on every resample, and reports for every pair of variables how
 #' often it is an edge and how often it points each way, both in the learned
 #' DAGs and in their CPDAGs (where an undirected edge counts half for each
-#' direction, as bnlearn's `boot.strength()` does). Replicates run through
-#' [future.apply::future_lapply()] (so `future::plan()` decides where) with
-#' progress signalled through progressr; each replicate gets its own
-#' random-number stream, so `set.seed()` reproduces the result whatever the
-#' plan.
+#' direction, as bnlearn's `boot.strength()` does). Each replicate is one
+#' future (so `future::plan()` decides where it runs) with progress
+#' signalled through progressr; each replicate gets its own random-number
+#' stream, so `set.seed()` reproduces the result whatever the plan. A
+#' replicate whose learner fails, or whose worker dies, is left out with a
+#' warning naming it; the others are kept (a dead worker is replaced).
 #'
 #' @param x Data: a numeric matrix or data frame, one column per variable.
 #' @param R Number of bootstrap replicates.
@@ -33,7 +34,8 @@
 #'   CPDAG an undirected edge counts one half), `directed` (share of
 #'   replicates with `from -> to`) and, for the CPDAG, `undirected` (share
 #'   with an undirected edge); further `R`, `nodes`, `threshold`, `seconds`
-#'   and `failed` (replicates whose fit failed, left out).
+#'   and `failed` (the number of replicates whose fit failed or whose worker
+#'   died, left out), `errors` (a data frame of those: `replicate`, `error`).
 #' @seealso [average_graph()], [as_bn_strength()],
 #'   [plot.calm_bootstrap()]
 #' @examples
@@ -60,7 +62,7 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
   as_frame <- wants_data_frame(learner)
   t0 <- proc.time()[["elapsed"]]
   p <- progressr::progressor(steps = R)
-  reps <- future.apply::future_lapply(seq_len(R), function(r) {
+  one_replicate <- function(r) {
     rows <- sample.int(n, n, replace = TRUE)
     out <- tryCatch({
       fit <- fit_learner(learner, x[rows, , drop = FALSE], args, as_frame)
@@ -68,14 +70,21 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
     }, error = function(e) conditionMessage(e))
     p(sprintf("replicate %d", r))
     out
-  }, future.seed = TRUE)
+  }
+  # one future per replicate: a worker that dies loses only its replicate
+  run <- run_tasks(R, one_replicate, seeds = rng_streams(R))
+  reps <- run$values
+  died <- !is.na(run$failed)
+  reps[died] <- run$failed[died]
   failed <- vapply(reps, is.character, logical(1))
   if (all(failed)) {
     cli::cli_abort(c("Every bootstrap replicate failed.", x = "First error: {reps[[1]]}"),
                    class = c("calm_error_fit", "calm_error"), call = call)
   }
   if (any(failed)) {
-    cli::cli_warn("{sum(failed)} of {R} bootstrap replicate{?s} failed and {?was/were} left out; first error: {reps[failed][[1]]}")
+    cli::cli_warn(c("{sum(failed)} of {R} bootstrap replicate{?s} failed and {?was/were} left out (replicate{?s} {which(failed)}); the strengths are over the other {R - sum(failed)}.",
+                    i = "First error: {reps[failed][[1]]}"),
+                  class = c("calm_warning_failed", "calm_warning"))
   }
   ok <- reps[!failed]
   k <- length(ok)
@@ -84,6 +93,8 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
                  cpdag = strength_frame(mean_of("cpdag_directed"), mean_of("cpdag_undirected"),
                                         cpdag = TRUE),
                  R = k, nodes = nm, threshold = threshold, failed = sum(failed),
+                 errors = data.frame(replicate = which(failed),
+                                     error = unlist(reps[failed], use.names = FALSE)),
                  seconds = proc.time()[["elapsed"]] - t0),
             class = "calm_bootstrap")
 }

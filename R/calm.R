@@ -293,6 +293,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   seeds <- if (is.null(seed)) sample.int(.Machine$integer.max, restarts) else seed
   t0 <- proc.time()[["elapsed"]]
   runs <- run_restarts(seeds, sigma, mask, ctrl, gate, score, constraint, verbose)
+  threshold_empty <- warn_threshold_empty(runs, ctrl, gate)
   if (refine == "ges") {
     pen <- refine_penalty_record(ctrl, cv[["n"]], ncol(sigma), cv[["x"]],
                                  selection_mask(mask, mo, kn, ctrl), call = env)
@@ -338,7 +339,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
     settings = list(gate = gate, constraint = constraint, score = score, refine = refine,
                     standardize = standardize, moral = mo[["source"]], restarts = restarts,
                     control = ctrl, alpha = alpha, na = na),
-    trace = best[["trace"]], removed = best[["removed"]], converged = best[["converged"]],
+    trace = best[["trace"]], removed = best[["removed"]], converged = best[["converged"]] && !threshold_empty,
     time = elapsed, call = cl, refit = best[["refit"]],
     extra = list(seed = best[["seed"]], moral = mo[["graph"]], stop = best[["stop"]],
                  objective = best[["final_objective"]], h = best[["h"]],
@@ -844,6 +845,23 @@ run_stop <- function(r, constraint) {
 
 # Warnings about the returned run: never silent about a cap, a repair or
 # skipped steps.
+# With gate = "tanh" the graph is |B| > weight_threshold: a threshold above
+# every weight empties it, and an empty graph ends the schedule as if the
+# constraint were met. Say so rather than return the refinement's graph as
+# if the optimizer had found nothing.
+warn_threshold_empty <- function(runs, ctrl, gate) {
+  if (gate != "tanh") return(FALSE)
+  empty <- all(vapply(runs, function(r) all(r[["amat"]] == 0), logical(1)))
+  h <- min(vapply(runs, `[[`, numeric(1), "h"))
+  if (empty && h > ctrl[["h_tol"]]) {
+    cli::cli_warn(c(
+      "{.arg weight_threshold} = {format(ctrl[['weight_threshold']])} is above every weight of the optimizer (gate {.val tanh}): its graph is empty although the weights are still cyclic (h = {signif(h, 3)} > {.arg h_tol} = {ctrl[['h_tol']]}).",
+      i = "Use a threshold on the scale of the weights (default 0.1); the fit is marked {.code converged = FALSE}."
+    ), class = c("calm_warning_threshold", "calm_warning"))
+  }
+  empty && h > ctrl[["h_tol"]]
+}
+
 warn_run <- function(run, ctrl, constraint) {
   if (constraint == "hard" && !run[["converged"]]) {
     cli::cli_warn(c(

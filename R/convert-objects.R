@@ -82,6 +82,10 @@ as_amat_pcalg_list <- function(x) {
 as_essgraph <- function(x) {
   rlang_check_installed("pcalg")
   cp <- cpdag_arg(x, "x", call = environment())
+  if (!is.null(attr(cp, "conflict"))) {
+    abort_arg("x", "{attr(cp, 'conflict')}; an essential graph needs a DAG or CPDAG.",
+              call = environment())
+  }
   nm <- rownames(cp)
   in_edges <- lapply(seq_len(ncol(cp)), function(j) which(cp[, j] != 0))
   names(in_edges) <- nm

@@ -80,6 +80,7 @@ as_amat.igraph <- function(x, weighted = TRUE, ...) {
 
 #' @export
 as_amat.calm_fit <- function(x, weighted = TRUE, ...) {
+  check_fit_object(x, "x", call = parent.frame(2))
   # the weights on the data's scale, as coef() gives them (the stored ones
   # when the data's variances are not known)
   w <- if (weighted) tryCatch(fit_weights(x, "refit", "data"), calm_error = function(e) x[["B"]])

@@ -61,6 +61,7 @@ NULL
 #' @rdname calm_fit-methods
 #' @export
 print.calm_fit <- function(x, details = FALSE, max_edges = 15, ...) {
+  check_fit_object(x, "x")
   call <- environment()
   check_flag(details, "details", call = call)
   max_edges <- floor(check_number(max_edges, "max_edges", lower = 0, allow_inf = TRUE, call = call))
@@ -76,6 +77,7 @@ print.calm_fit <- function(x, details = FALSE, max_edges = 15, ...) {
 #' @rdname calm_fit-methods
 #' @export
 summary.calm_fit <- function(object, scale = c("data", "standardized"), ...) {
+  check_fit_object(object, "object")
   scale <- match_choice(scale, c("data", "standardized"), "scale", call = environment())
   structure(list(
     title = fit_title(object), lines = fit_lines(object), edges = edge_table(object, scale),
@@ -167,6 +169,7 @@ print_trace <- function(tr) {
 #' @export
 coef.calm_fit <- function(object, type = c("refit", "raw"), scale = c("data", "standardized"),
                           ...) {
+  check_fit_object(object, "object")
   call <- environment()
   type <- match_choice(type, c("refit", "raw"), "type", call = call)
   scale <- match_choice(scale, c("data", "standardized"), "scale", call = call)

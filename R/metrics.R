@@ -1,27 +1,77 @@
 # Comparison of an estimated graph with the truth: SHD between CPDAGs and
 # skeleton precision / recall.
 
-# A graph argument of a metric, as a CPDAG matrix: a fit gives its CPDAG, a
-# DAG is converted to its CPDAG, and a graph with undirected (mutual) edges is
-# taken as a CPDAG as it is.
+# A graph argument of a metric, as a CPDAG matrix: a fit gives its graph
+# (`amat`, as is_dag() reads it: an edited fit is judged by its edges, not by
+# a stale `cpdag_amat`), a DAG is converted to its CPDAG, and a graph with
+# undirected (mutual) edges is taken as a CPDAG as it is. A graph whose
+# orientations conflict (a directed cycle; a bidirected edge of pcalg's
+# pc(), which arrives as a mutual pair) is compared as it is, pair by pair,
+# as pcalg::shd() does, with a warning.
 cpdag_arg <- function(g, arg, call = parent.frame()) {
-  if (inherits(g, "calm_fit")) return(g[["cpdag_amat"]])
+  # a fit's amat is a DAG unless the learner returns a CPDAG (no `dag`)
+  dag_fit <- inherits(g, "calm_fit") && !is.null(g[["dag"]])
+  if (inherits(g, "calm_fit")) g <- check_fit_object(g, arg, call = call)[["amat"]]
+  check_not_pag_codes(g, arg, call)
+  bidirected <- pcalg_bidirected(g)
   m <- graph_arg(g, arg, call = call)
   m[] <- as.double(m != 0)
-  if (any(m * t(m) != 0)) return(m)
-  if (!cpp_is_dag(m)) {
-    abort_arg(arg, "has a directed cycle; it is neither a DAG nor a CPDAG.", call = call)
+  mutual <- any(m * t(m) != 0)
+  # the conflict is said by warn_conflict() once the graphs are known to
+  # match, so that no warning comes before an error
+  if (!cpp_is_dag(if (dag_fit) m else m * (1 - t(m)))) {
+    return(structure(m, conflict = "has a directed cycle, so it is neither a DAG nor a CPDAG"))
   }
+  if (bidirected > 0L) {
+    attr(m, "conflict") <- sprintf("has %d bidirected edge%s (conflicting orientations)",
+                                   bidirected, if (bidirected == 1L) "" else "s")
+  }
+  if (mutual) return(m)
   cp <- cpp_dag_to_cpdag(m)
   storage.mode(cp) <- "double"
   dimnames(cp) <- dimnames(m)
   cp
 }
 
+warn_conflict <- function(m, arg) {
+  what <- attr(m, "conflict")
+  if (is.null(what)) return(invisible(m))
+  cli::cli_warn(c(
+    paste0("{.arg ", arg, "} ", what, "."),
+    i = "It is compared as it is, pair by pair, as {.fn pcalg::shd} does: a bidirected edge counts as undirected, a directed edge by its direction, and no CPDAG is derived from it."
+  ), class = c("calm_warning_conflict", "calm_warning"))
+  invisible(m)
+}
+
+# pcalg's pc() marks the edges it oriented both ways (solve.confl = TRUE)
+# with weight 2 in its graphNEL; as_amat() reads them as undirected edges.
+pcalg_bidirected <- function(g) {
+  if (!inherits(g, "pcAlgo")) return(0L)
+  w <- tryCatch(as_amat.graphNEL(g@graph, weighted = TRUE), error = function(e) NULL)
+  if (is.null(w)) return(0L)
+  as.integer(sum(w == 2 & t(w) == 2) / 2)
+}
+
+# pcalg's matrix of edge marks of a PAG (fci()'s `@amat`: 1 circle,
+# 2 arrowhead, 3 tail, every edge marked at both ends) given as a plain
+# matrix would otherwise be read as a weighted graph.
+check_not_pag_codes <- function(g, arg, call) {
+  if (!is.matrix(g) || !is.numeric(g) || inherits(g, "amat") || anyNA(g)) return(invisible())
+  if (all(g %in% 0:3) && any(g %in% 2:3) && all((g != 0) == (t(g) != 0))) {
+    abort_arg(arg, "looks like a PAG's matrix of edge marks (pcalg's codes: 1 circle, 2 arrowhead, 3 tail), not a DAG or CPDAG.",
+              i = "A PAG with every mark decided converts with {.code from_pcalg_amat(structure(m, class = \"amat\", type = \"pag\"))}; circle marks have no DAG or CPDAG reading.",
+              call = call)
+  }
+  invisible()
+}
+
 metric_pair <- function(est, truth, call) {
   e <- cpdag_arg(est, "est", call = call)
   t <- cpdag_arg(truth, "truth", call = call)
+  conflict <- attr(e, "conflict")
   e <- check_same_nodes(t, e, "truth", "est", call = call, by_position = by_position(est, truth))
+  warn_conflict(structure(e, conflict = conflict), "est")
+  warn_conflict(t, "truth")
   list(est = e, truth = t)
 }
 
@@ -34,10 +84,20 @@ metric_pair <- function(est, truth, call) {
 #' two graphs are Markov equivalent. This is the "SHD of CPDAG" of the paper
 #' and agrees with `pcalg::shd()` applied to the two CPDAGs.
 #'
+#' @section Conflicting orientations: PC can orient an edge both ways
+#'   (pcalg's `pc()` returns such graphs: with `solve.confl = TRUE` as
+#'   bidirected edges, otherwise possibly as a directed cycle). Such a graph
+#'   is neither a DAG nor a CPDAG. It is compared as it is, pair by pair,
+#'   with one warning (class `calm_warning_conflict`) per graph, following
+#'   `pcalg::shd()`: a bidirected edge counts as an undirected edge, a
+#'   directed edge by its direction, and no CPDAG is derived from the graph.
+#'   A fit is judged by its `amat`, as [is_dag()] does.
+#'
 #' @param est,truth Graphs: a DAG or CPDAG as an adjacency matrix or igraph
-#'   graph (a graph with a mutual pair of edges is taken to be a CPDAG), or a
-#'   fit. They must have the same nodes, matched by name (by position when
-#'   one of them has no node names, as `pcalg::shd()` does).
+#'   graph (a graph with a mutual pair of edges is taken to be a CPDAG), a
+#'   pcalg `pcAlgo` result, or a fit. They must have the same nodes, matched
+#'   by name (by position when one of them has no node names, as
+#'   `pcalg::shd()` does). A PAG's matrix of edge marks is refused.
 #' @return A single integer.
 #' @examples
 #' set.seed(3)

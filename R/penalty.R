@@ -113,6 +113,7 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL)
                  discount, folds, paste(table$discount, collapse = ", ")),
     fixed = sprintf("BIC, discount %g", discount),
     ebic = sprintf("extended BIC (BIC discount %.3g)", discount),
+    lambda1 = sprintf("%g per edge and sample (lambda1)", lambda),
     sprintf("%g per edge and sample", lambda))
   structure(list(method = method, discount = discount, lambda = lambda, table = table,
                  folds = folds, label = label), class = "calm_penalty")

@@ -192,7 +192,10 @@ plot_comparison <- function(est, truth, layout = NULL, compare = c("cpdag", "dag
   env <- environment()
   tru <- comparison_arg(truth, "truth", compare, env)
   e <- comparison_arg(est, "est", compare, env)
+  conflict <- attr(e, "conflict")
   e <- check_same_nodes(tru, e, "truth", "est", call = env, by_position = by_position(est, truth))
+  warn_conflict(structure(e, conflict = conflict), "est")
+  warn_conflict(tru, "truth")
   nodes <- rownames(tru)
   status <- edge_status(e, tru)
 

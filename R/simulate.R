@@ -117,12 +117,8 @@ simulate_sem <- function(d, k = 1, n = Inf, edges = c("expected", "exact"),
   idx <- which(adj != 0)
   B[idx] <- stats::runif(length(idx), weight_range[1], weight_range[2]) *
     sample(c(-1, 1), length(idx), replace = TRUE)
-  sigma <- population_cov(B, omega)
-  if (!all(is.finite(sigma))) {
-    abort_arg(if (is.null(noise_var)) "weight_range" else "noise_var",
-              "gives a covariance that overflows double precision (largest noise variance {signif(max(omega), 3)}, largest weight {signif(max(abs(B)), 3)}).",
-              call = environment())
-  }
+  sigma <- simulated_cov(B, omega, if (is.null(noise_var)) "weight_range" else "noise_var",
+                         environment())
   x <- NULL
   if (is.finite(n)) {
     # the noise, the data and a transposed copy of each
@@ -201,7 +197,9 @@ population_cov <- function(B, omega) {
 #' correlation matrix. For a simulated SEM ([simulate_sem()]): the
 #' equivalent SEM of the standardized variables (weights `B[i, j] * sd_i /
 #' sd_j`, noise variances `omega_j / var_j`), its correlation matrix and
-#' standardized data.
+#' standardized data. Data of an extreme scale (whose variances would under-
+#' or overflow, e.g. values of order `1e-170`) are rescaled column by column
+#' first, so they standardize like any other.
 #'
 #' @param x A numeric matrix or data frame of data, a covariance matrix, or a
 #'   `calm_sem` object.
@@ -224,8 +222,32 @@ standardize <- function(x, type = c("auto", "data", "covariance")) {
     s <- check_covariance(m, "x")
     return(stats::cov2cor(s))
   }
-  x <- check_data(m, "x")
+  x <- prescale_extreme(check_data(m, "x"))
   scale(x, center = TRUE, scale = TRUE) |> `attributes<-`(list(dim = dim(x), dimnames = dimnames(x)))
+}
+
+# Data whose squares leave double precision's normal range (a scale like
+# 1e-170, where the variance underflows to 0 or a denormal, or 1e160, where
+# it overflows) are first divided, column by column, by their largest
+# absolute value: standardizing does not depend on the scale. Other data are
+# returned as they are, so their results do not change in the last bits.
+prescale_extreme <- function(x) {
+  big <- apply(abs(x), 2L, max)
+  if (all(big > 1e-140 & big < 1e140)) return(x)
+  x / rep(big, each = nrow(x))
+}
+
+# The population covariance of a simulated SEM; when it overflows (or
+# population_cov() finds the weights too large), the error names `arg`, the
+# argument the user gave, not population_cov()'s `B`.
+simulated_cov <- function(B, omega, arg, call) {
+  overflow <- function() {
+    abort_arg(arg, "gives a covariance that overflows double precision (largest noise variance {signif(max(omega), 3)}, largest weight {signif(max(abs(B)), 3)}).",
+              call = call)
+  }
+  sigma <- tryCatch(population_cov(B, omega), calm_error_argument = function(e) overflow())
+  if (!all(is.finite(sigma))) overflow()
+  sigma
 }
 
 looks_like_covariance <- function(m) {

@@ -166,11 +166,7 @@ check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.fram
   if (!all(is.finite(r)) || max(abs(r - t(r))) > 1e-8) {
     abort_arg(arg, "must be symmetric.", call = call)
   }
-  nm <- node_names(x)
-  if (anyDuplicated(nm)) {
-    abort_arg(arg, "must have distinct variable names; {.val {unique(nm[duplicated(nm)])}} {?is/are} repeated.",
-              call = call)
-  }
+  check_node_names(node_names(x), arg, call)
   x <- (x + t(x)) / 2
   ev <- eigen((r + t(r)) / 2, symmetric = TRUE, only.values = TRUE)$values
   if (min(ev) <= max(ev) * 1e-12) {
@@ -209,7 +205,7 @@ check_data <- function(x, arg = deparse(substitute(x)), call = parent.frame()) {
   if (any(const)) {
     abort_arg(arg, "has constant column{?s} {.val {node_names(x)[const]}}.", call = call)
   }
-  colnames(x) <- node_names(x)
+  colnames(x) <- check_node_names(node_names(x), arg, call)
   invisible(x)
 }
 
@@ -282,4 +278,54 @@ match_choice <- function(x, choices, arg, call) {
     abort_arg(arg, "must be one of {.val {choices}}, not {.val {x}}.", call = call)
   }
   choices[hit]
+}
+
+# A fit (class `calm_fit`) that every method taking a fit can rely on: a
+# user may have edited or truncated one. Checks the fields the methods read
+# (`amat` and `cpdag_amat`: square 0/1-style matrices of the same size;
+# `B`, `B_raw` when present: that size too; `method` and `n`), and stops
+# naming the argument and the field. Returns the fit invisibly.
+check_fit_object <- function(x, arg = deparse(substitute(x)), call = parent.frame()) {
+  bad <- function(what) {
+    abort_arg(arg, paste("is not a valid fit:", what),
+              i = "Was it edited? Refit, or pass the graph itself (e.g. {.code {arg}$amat}).",
+              call = call)
+  }
+  if (!is.list(x)) bad("it is not a list.")
+  for (f in c("amat", "cpdag_amat")) {
+    m <- x[[f]]
+    if (!is.matrix(m) || !is.numeric(m) || nrow(m) != ncol(m) || nrow(m) == 0L || anyNA(m)) {
+      bad(sprintf("its `%s` is missing or not a square numeric matrix without NA.", f))
+    }
+  }
+  d <- nrow(x[["amat"]])
+  for (f in c("cpdag_amat", "B", "B_raw")) {
+    m <- x[[f]]
+    if (!is.null(m) && (!is.matrix(m) || !identical(dim(m), c(d, d)))) {
+      bad(sprintf("its `%s` is not a %d x %d matrix like its `amat`.", f, d, d))
+    }
+  }
+  if (!is.character(x[["method"]]) || length(x[["method"]]) != 1L || is.na(x[["method"]])) {
+    bad("its `method` is missing or not a single string.")
+  }
+  if (!is.numeric(x[["n"]]) || length(x[["n"]]) != 1L || is.na(x[["n"]])) {
+    bad("its `n` is missing or not a single number.")
+  }
+  invisible(x)
+}
+
+# Node names of data or a covariance: none may be missing or empty, and
+# none repeated (a learner's graph would name two nodes alike).
+check_node_names <- function(nm, arg, call) {
+  bad <- as.character(which(is.na(nm) | nm == ""))
+  if (length(bad)) {
+    abort_arg(arg, "has column{?s} {bad} with {?a /}missing or empty name{?s}; every variable needs a name.",
+              i = "Name the columns, or remove the names ({.code colnames(x) <- NULL}) to get X1, X2, ...",
+              call = call)
+  }
+  if (anyDuplicated(nm)) {
+    abort_arg(arg, "must have distinct variable names; {.val {unique(nm[duplicated(nm)])}} {?is/are} repeated.",
+              call = call)
+  }
+  invisible(nm)
 }

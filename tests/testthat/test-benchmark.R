@@ -159,3 +159,35 @@ test_that("a multisession plan gives the same results as a sequential one", {
             "error")
   expect_equal(as.data.frame(par_res)[cols], as.data.frame(seq_res)[cols])
 })
+
+test_that("a worker that dies costs only its own run", {
+  skip_on_cran()
+  skip_if_not_installed("future")
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  marker <- tempfile()
+  truth_fn <- function(cov, n, standardize, sem) sem$B
+  once_killer <- function(cov, n, standardize, sem) {
+    if (!file.exists(marker)) {
+      file.create(marker)
+      tools::pskill(Sys.getpid())
+    }
+    sem$B
+  }
+  failing <- function(cov, n, standardize, sem) stop("boom")
+  expect_warning(
+    res <- benchmark_methods(list(oracle = truth_fn, killer = once_killer, broken = failing),
+                             data.frame(d = 4), reps = 2),
+    "1 of 6 runs did not finish", class = "calm_warning_failed")
+  expect_identical(nrow(res), 6L)
+  lost <- !is.na(res$error) & res$method == "killer"
+  expect_identical(sum(lost), 1L)
+  expect_match(res$error[lost], "worker failed")
+  expect_true(is.na(res$shd[lost]))
+  # every other run is there: the oracle's and the other killer run exact,
+  # the failing method's with its own error
+  expect_true(all(res$shd[res$method == "oracle"] == 0))
+  expect_identical(res$shd[res$method == "killer" & !lost], 0L)
+  expect_true(all(res$error[res$method == "broken"] == "boom"))
+  expect_identical(format_table(res)$failed, c(0L, 1L, 2L), ignore_attr = TRUE)
+})

@@ -133,3 +133,40 @@ test_that("learners of other packages: bnlearn's get a data frame, pcalg's GES a
   expect_identical(bb$failed, 0L)
   expect_gt(sum(bb$dag$strength > 0), 0)
 })
+
+test_that("a worker that dies, or a learner that errors, costs only its own replicates", {
+  skip_on_cran()
+  skip_if_not_installed("future")
+  sem <- boot_sem()
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  # the first replicate to run kills its worker's R process
+  marker <- tempfile()
+  once_killer <- function(x) {
+    if (!file.exists(marker)) {
+      file.create(marker)
+      tools::pskill(Sys.getpid())
+    }
+    sem$B
+  }
+  expect_warning(bs <- bootstrap_edges(sem$x, R = 4, learner = once_killer),
+                 "1 of 4 bootstrap replicates failed", class = "calm_warning_failed")
+  expect_true(file.exists(marker))
+  expect_identical(bs$R, 3L)
+  expect_identical(bs$failed, 1L)
+  expect_match(bs$errors$error, "worker failed")
+  # the three that ran are all kept: every true edge in each of them
+  expect_equal(sort(bs$dag$strength[bs$dag$directed > 0]), rep(1, sum(sem$B != 0)))
+  # a learner that errors on some replicates, on the workers (a replaced one too)
+  set.seed(5)
+  flaky <- function(x) if (x[1, 1] > 0) stop("flaky") else sem$B
+  expect_warning(bs2 <- bootstrap_edges(sem$x, R = 6, learner = flaky), "failed",
+                 class = "calm_warning_failed")
+  expect_identical(bs2$R + bs2$failed, 6L)
+  expect_true(all(bs2$errors$error == "flaky"))
+  # the same replicates fail under a sequential plan: the streams follow the seed
+  future::plan(future::sequential)
+  set.seed(5)
+  bs3 <- suppressWarnings(bootstrap_edges(sem$x, R = 6, learner = flaky))
+  expect_identical(bs3$errors, bs2$errors)
+})

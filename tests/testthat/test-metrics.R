@@ -67,6 +67,65 @@ test_that("metrics reject mismatched or cyclic graphs", {
   c3 <- a; dimnames(c3) <- list(c("x", "y", "z"), c("x", "y", "z"))
   expect_error(compare_graphs(a, c3), "different node names")
   cyc <- named(matrix(c(0, 1, 0, 0, 0, 1, 1, 0, 0), 3, byrow = TRUE))
-  expect_error(shd_cpdag(cyc, a), "`est`.*cycle")
+  # a directed cycle is a conflict: compared as it is, with a warning
+  expect_warning(d <- shd_cpdag(cyc, a), "`est`.*cycle", class = "calm_warning_conflict")
+  expect_identical(d, 3L)
   expect_error(skeleton_metrics(a, "x"), "`truth`")
+})
+
+test_that("graphs with conflicting orientations are compared as pcalg::shd() does, with one warning", {
+  nm <- c("a", "b", "c", "d")
+  m <- function(...) {
+    g <- matrix(0, 4, 4, dimnames = list(nm, nm))
+    for (e in list(...)) g[e[1], e[2]] <- 1
+    g
+  }
+  truth <- m(c("a", "b"), c("b", "c"), c("d", "c"))   # CPDAG: a - b -> c <- d
+  # a directed cycle a -> b -> c -> a, as pcalg's pc() can return
+  est <- m(c("a", "b"), c("b", "c"), c("c", "a"), c("d", "c"))
+  w <- character()
+  r <- withCallingHandlers(compare_graphs(est, truth), warning = function(cnd) {
+    w <<- c(w, conditionMessage(cnd))
+    invokeRestart("muffleWarning")
+  })
+  expect_length(w, 1L)
+  expect_match(w, "`est` has a directed cycle")
+  expect_match(w, "pcalg::shd", fixed = TRUE)
+  # pairs: a-b (undirected in truth, a -> b in est), a-c (extra): 2
+  expect_identical(r$shd, 2L)
+  expect_identical(r$tp, 3L)
+  expect_identical(r$fp, 1L)
+  # the truth side is treated alike, and the count is symmetric
+  expect_warning(expect_identical(shd_cpdag(truth, est), 2L), "`truth` has a directed cycle")
+  # a fit whose amat was edited into a cycle: is_dag() and the metrics agree
+  fit <- calm:::new_calm_fit(truth)
+  fit$amat["c", "a"] <- 1
+  expect_false(is_dag(fit))
+  expect_warning(shd_cpdag(fit, truth), "`est` has a directed cycle")
+  skip_if_not_installed("pcalg")
+  skip_if_not_installed("graph")
+  cp <- dag_to_cpdag(truth, output = "matrix")
+  expect_equal(suppressWarnings(shd_cpdag(est, truth)),
+               pcalg::shd(as_graphNEL(est), as_graphNEL(cp)))
+})
+
+test_that("pcalg's bidirected edges are compared as undirected, as pcalg::shd() does", {
+  skip_if_not_installed("pcalg")
+  skip_if_not_installed("graph")
+  # n = 60, alpha = 0.3: pc() resolves one conflict with a bidirected edge
+  set.seed(3)
+  sem <- simulate_sem(7, k = 2, n = 60)
+  ss <- list(C = stats::cor(sem$x), n = nrow(sem$x))
+  pc_fit <- pcalg::pc(ss, pcalg::gaussCItest, alpha = 0.3, labels = colnames(sem$x),
+                      u2pd = "relaxed", solve.confl = TRUE)
+  expect_true(any(graph::edgeWeights(pc_fit@graph) |> unlist() == 2))
+  w <- character()
+  r <- withCallingHandlers(compare_graphs(pc_fit, sem$B), warning = function(cnd) {
+    w <<- c(w, conditionMessage(cnd))
+    invokeRestart("muffleWarning")
+  })
+  expect_length(w, 1L)
+  expect_match(w, "`est` has 1 bidirected edge")
+  cp <- dag_to_cpdag(sem$B, output = "matrix")
+  expect_equal(r$shd, pcalg::shd(pc_fit, as_graphNEL(cp)))
 })

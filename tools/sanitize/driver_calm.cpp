@@ -21,6 +21,7 @@
 #include "calm_score.h"
 #include "graph_core.h"
 #include "rng.h"
+#include "calm_options.h"
 #include "sanitize_check.h"
 #include "sanitize_util.h"
 
@@ -29,39 +30,6 @@ namespace {
 const calm::Gate kGates[] = {calm::Gate::gumbel, calm::Gate::stg, calm::Gate::tanh};
 const calm::Score kScores[] = {calm::Score::likelihood, calm::Score::colide};
 const calm::Acyclicity kAcyc[] = {calm::Acyclicity::poly, calm::Acyclicity::exp};
-
-calm::CalmOptions make_options(calm::Gate gate, calm::Score score, calm::Acyclicity acyc) {
-  // CalmOptions has no defaults (calm_control() holds them): every field is
-  // set here, to calm_control()'s values unless a check changes them.
-  calm::CalmOptions o{};
-  o.gate = calm::GateParams{gate, 0.5, 0.5, 0.5, 15.0};
-  o.score = score;
-  o.acyclicity = acyc;
-  o.hard = true;
-  o.lambda1 = 0.005;
-  o.rho_init = 1e-5;
-  o.rho_mult = 3.0;
-  o.iter_per_round = 40000;
-  o.max_rounds = 45;
-  o.h_tol = 1e-8;
-  o.lr = 1e-3;
-  o.lambda2 = 0.1;
-  o.soft_iter = 40000;
-  o.init_scale = 1e-3;
-  o.threshold = 0.5;
-  o.weight_threshold = 0.1;
-  o.simd = true;
-  o.seed = 1;
-  o.tick_seconds = 0.25;
-  o.check_every = 1000;
-  o.early_stop = false;
-  o.patience = 5;
-  o.stop_tol = 1e-4;
-  o.record_checks = false;
-  o.settle_rounds = 0;
-  o.h_settle = 1e-6;
-  return o;
-}
 
 // A symmetric 0/1 mask with zero diagonal.
 Eigen::MatrixXd random_mask(int d, double p, std::mt19937_64& rng) {

@@ -13,10 +13,13 @@ numerical="$(Rscript -e 'cat(system.file("include", package = "RcppNumerical"))'
 build="$(mktemp -d)"
 trap 'rm -rf "$build"' EXIT
 CXX="${CXX:-g++}"
-FLAGS="-std=c++17 -O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DEIGEN_NO_DEBUG -DEIGEN_DONT_PARALLELIZE -Wno-ignored-attributes -Wno-deprecated-declarations"
+# SANITIZER=thread (tools/sanitize/tsan.sh) builds with ThreadSanitizer instead.
+SANITIZER="${SANITIZER:-address,undefined}"
+FLAGS="-std=c++17 -O1 -g1 -fno-omit-frame-pointer -fsanitize=$SANITIZER -fno-sanitize-recover=all -DEIGEN_NO_DEBUG -DEIGEN_DONT_PARALLELIZE -Wno-ignored-attributes -Wno-deprecated-declarations"
 INCLUDES="-I$root/src -I$root/tools/sanitize -isystem $eigen -isystem $numerical"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 start=$SECONDS
 SANITIZE_JOBS="${SANITIZE_JOBS:-2}"
 # -g1 (line tables only) keeps file:line in sanitizer stack traces and
@@ -32,7 +35,7 @@ if [ "$#" -gt 0 ]; then
   for name in "$@"; do drivers+=("$root/tools/sanitize/${name%.cpp}.cpp"); done
 fi
 mkdir -p "$build/core" "$build/drivers"
-echo "== compiling with -fsanitize=address,undefined (${SANITIZE_JOBS} at a time):" \
+echo "== compiling with -fsanitize=$SANITIZER (${SANITIZE_JOBS} at a time):" \
   $(for f in $core "${drivers[@]}"; do basename "$f"; done)
 export CXX FLAGS INCLUDES build
 # shellcheck disable=SC2016

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The numerically sensitive test files once more, under a forced OpenBLAS
+# CPU kernel (default Haswell), so that a tolerance tuned to the machine's
+# own kernel shows up in CI (issue 38: 0.0756 under Haswell/Zen kernels
+# against 0.05 allowed). Ends with the line "kernel KERNEL: N passed, N failed".
+# Usage: bash tools/run-kernel-tests.sh [KERNEL]
+#   CALM_LIB=dir  library holding an installed calm (default: the one
+#                 R CMD check left in calm.Rcheck; otherwise calm is
+#                 installed into a temporary library first).
+# Other BLAS (reference BLAS): run with LD_PRELOAD pointing at its
+# libblas.so.3 and liblapack.so.3 instead.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+kernel="${1:-Haswell}"
+files="test-baselines.R test-score-gradients.R test-loglik.R test-inconsistency.R test-boss.R test-exact.R test-calm-seeded.R test-metrics.R"
+lib="${CALM_LIB:-}"
+if [ -z "$lib" ] && [ -d calm.Rcheck/calm ]; then lib="$PWD/calm.Rcheck"; fi
+if [ -z "$lib" ]; then
+  lib=$(mktemp -d)
+  trap 'rm -rf "$lib"' EXIT
+  R CMD INSTALL --no-test-load -l "$lib" . >"$lib/install.log" 2>&1 ||
+    { tail -n 30 "$lib/install.log"; echo "kernel $kernel: 0 passed, 1 failed"; exit 1; }
+fi
+cd tests/testthat
+# shellcheck disable=SC2086
+OPENBLAS_CORETYPE="$kernel" R_LIBS="$lib${R_LIBS:+:$R_LIBS}" NOT_CRAN=true Rscript -e '
+  suppressMessages({library(testthat); library(calm)})
+  kernel <- Sys.getenv("OPENBLAS_CORETYPE")
+  blas <- extSoftVersion()[["BLAS"]]
+  cat("BLAS:", blas, if (grepl("openblas", blas, ignore.case = TRUE))
+    paste("with OPENBLAS_CORETYPE =", kernel) else "(not OpenBLAS: the kernel setting has no effect)", "\n")
+  r <- do.call(rbind, lapply(commandArgs(TRUE), function(f) {
+    d <- as.data.frame(test_file(f, reporter = "summary", stop_on_failure = FALSE))
+    data.frame(nb = sum(d$nb), failed = sum(d$failed) + sum(d$error), skipped = sum(d$skipped))
+  }))
+  failed <- sum(r$failed)
+  cat(sprintf("kernel %s: %d passed, %d failed\n", kernel,
+              sum(r$nb) - sum(r$failed) - sum(r$skipped), failed))
+  quit(status = failed > 0)
+' $files
