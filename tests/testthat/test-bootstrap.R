@@ -152,6 +152,9 @@ test_that("a worker that dies, or a learner that errors, costs only its own repl
   expect_warning(bs <- bootstrap_edges(sem$x, R = 4, learner = once_killer),
                  "1 of 4 bootstrap replicates failed", class = "calm_warning_failed")
   expect_true(file.exists(marker))
+  # the dead worker was replaced under the user's own plan
+  expect_true(inherits(future::plan(), "multisession"))
+  expect_equal(future::nbrOfWorkers(), 2)
   expect_identical(bs$R, 3L)
   expect_identical(bs$failed, 1L)
   expect_match(bs$errors$error, "worker failed")

@@ -29,7 +29,11 @@ SANITIZE_JOBS="${SANITIZE_JOBS:-2}"
 # each driver is then linked with the core objects and run. The Eigen-heavy
 # files take tens of seconds each under the sanitizers.
 core=$(ls "$root"/src/*.cpp | grep -v -E '/(rcpp_[^/]*|RcppExports)\.cpp$')
-drivers=("$root"/tools/sanitize/driver_*.cpp)
+# driver_threads runs only when named (tools/sanitize/tsan.sh)
+drivers=()
+for f in "$root"/tools/sanitize/driver_*.cpp; do
+  [ "$(basename "$f")" = driver_threads.cpp ] || drivers+=("$f")
+done
 if [ "$#" -gt 0 ]; then
   drivers=()
   for name in "$@"; do drivers+=("$root/tools/sanitize/${name%.cpp}.cpp"); done
