@@ -156,7 +156,9 @@
 #'   `fit$penalty`.
 #' @param penalty_grid,penalty_folds The discounts `"cv"` chooses from
 #'   (default 1.5, 2, 2.5, 3 and 4: a discount of 1, the plain BIC, let many
-#'   spurious edges in on every kind of graph measured) and the number of folds (default 5).
+#'   spurious edges in on every kind of graph measured) and the number of folds (default 5;
+#'   fewer when the data have fewer than 2 rows per fold, and the extended BIC
+#'   below 4 rows).
 #' @param refine_penalty The score's penalty: `"bic"` (default, with
 #'   `penalty_discount`), `"ebic"` (the extended BIC, [ebic_lambda()] with
 #'   `refine_gamma`), `"lambda1"` (the continuous phase's own penalty) or a
@@ -421,7 +423,8 @@ print.calm_control <- function(x, ...) {
   if (!is.null(sc)) {
     cat("schedule:", sc$name, if (isTRUE(sc$auto)) "(chosen by calm(): short with the refinement, long without)" else "", "\n")
   }
-  vals <- vapply(unclass(x), function(v) format(v, digits = 6), character(1))
+  vals <- vapply(unclass(x), function(v) paste(format(v, digits = 6), collapse = ", "),
+                 character(1))
   vals <- vals[names(vals) != "schedule"]
   print(data.frame(value = vals, row.names = names(vals)), right = FALSE)
   invisible(x)

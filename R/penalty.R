@@ -188,9 +188,11 @@ refine_penalty_record <- function(ctrl, n, d, x, mask, call) {
   k <- ctrl[["penalty_discount"]]
   if (is.numeric(p)) return(penalty_record("lambda", NA_real_, p))
   if (!is.finite(n) || p == "lambda1") return(penalty_record("lambda1", NA_real_, ctrl[["lambda1"]]))
-  if (p == "bic" && identical(k, "cv") && !is.null(x)) {
-    return(select_discount(x, ctrl[["penalty_grid"]], ctrl[["penalty_folds"]], mask,
-                           ctrl[["refine_exact_limit"]], call = call))
+  # small data: as many folds as have 2 rows each; below 4 rows the extended BIC
+  folds <- min(ctrl[["penalty_folds"]], floor(n / 2))
+  if (p == "bic" && identical(k, "cv") && !is.null(x) && folds >= 2) {
+    return(select_discount(x, ctrl[["penalty_grid"]], folds, mask, ctrl[["refine_exact_limit"]],
+                           call = call))
   }
   if (p == "bic" && is.numeric(k)) return(penalty_record("fixed", k, bic_lambda(n, k)))
   lam <- ebic_lambda(n, max(d, 2), gamma = ctrl[["refine_gamma"]])

@@ -166,7 +166,8 @@ check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.fram
   if (!all(is.finite(r)) || max(abs(r - t(r))) > 1e-8) {
     abort_arg(arg, "must be symmetric.", call = call)
   }
-  check_node_names(node_names(x), arg, call)
+  nm <- node_names(x)
+  check_node_names(nm, arg, call)
   x <- (x + t(x)) / 2
   ev <- eigen((r + t(r)) / 2, symmetric = TRUE, only.values = TRUE)$values
   if (min(ev) <= max(ev) * 1e-12) {
