@@ -155,8 +155,7 @@
 #'   extended BIC ([ebic_lambda()]). The fit records the choice in
 #'   `fit$penalty`.
 #' @param penalty_grid,penalty_folds The discounts `"cv"` chooses from
-#'   (default 1.5, 2, 2.5, 3 and 4: a discount of 1, the plain BIC, let many
-#'   spurious edges in on every kind of graph measured) and the number of folds (default 5;
+#'   (default 1.5, 2, 2.5, 3 and 4) and the number of folds (default 5;
 #'   fewer when the data have fewer than 2 rows per fold, and the extended BIC
 #'   below 4 rows).
 #' @param refine_penalty The score's penalty: `"bic"` (default, with

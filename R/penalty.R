@@ -2,7 +2,6 @@
 # chosen from the data by K-fold held-out log-likelihood (penalty_discount =
 # "cv" in calm_control() and boss()).
 
-
 # `penalty_discount`: a non-negative number or "cv".
 check_penalty_discount <- function(x, arg = "penalty_discount", call) {
   if (is.character(x)) return(match_choice(x, "cv", arg, call = call))
@@ -29,7 +28,8 @@ check_penalty_folds <- function(x, arg = "penalty_folds", call) {
 # drawn from R's RNG (set.seed() reproduces it).
 draw_folds <- function(n, folds, call, arg = "penalty_folds") {
   if (folds > n / 2) {
-    abort_arg(arg, "is {folds}, but the data have {n} rows: every fold needs at least 2 rows ({.code penalty_folds <= {floor(n / 2)}}).",
+    most <- sprintf("%s <= %d", arg, floor(n / 2))
+    abort_arg(arg, "is {folds}, but the data have {n} rows: every fold needs at least 2 rows ({.code {most}}).",
               call = call)
   }
   sample(rep_len(seq_len(folds), n))
