@@ -74,49 +74,67 @@ fold_path <- function(train, test, grid, mask, exact_limit) {
   }, numeric(1))
 }
 
+# How the selection reads its criterion: the folds of `SELECTION_SPLITS`
+# independent random splits are pooled, and the choice is the largest
+# discount whose mean held-out log-likelihood is within `SELECTION_TIE_SE`
+# standard errors of the best (chosen on the tuning seeds of
+# inst/bench/bench_penalty_select.R; see the realistic-benchmark vignette).
+SELECTION_SPLITS <- 2L
+SELECTION_TIE_SE <- 0.5
+
 # Chooses the penalty discount from `grid` by `folds`-fold held-out
 # log-likelihood of the DAGs that the order search learns on the training
-# rows: the discount with the best mean held-out log-likelihood per row,
-# ties going to the larger discount. `se` is the standard error over the
-# folds of each discount's paired difference to the best.
+# rows, over `splits` random splits of the rows: the largest discount whose
+# mean held-out log-likelihood per row is within `tie_se` standard errors of
+# the best. `se` is the standard error over all folds of each discount's
+# paired difference to the best.
 # `x`: the data (numeric matrix, complete rows); `mask`: the pairs the search
 # may join (d x d, 0/1). Returns the record stored in a fit's `penalty`.
 select_discount <- function(x, grid, folds, mask, exact_limit = 14L, call = parent.frame(),
-                            fold_arg = "penalty_folds") {
+                            fold_arg = "penalty_folds", splits = SELECTION_SPLITS,
+                            tie_se = SELECTION_TIE_SE) {
   n <- nrow(x)
   # the score does not depend on the variables' scales; rescaled, the
   # covariances of data on extreme scales neither over- nor underflow
   x <- sweep(x, 2L, apply(abs(x), 2L, max), `/`)
-  fold <- draw_folds(n, folds, call, fold_arg)
   storage.mode(mask) <- "double"
-  ll <- vapply(seq_len(folds), function(f) {
-    fold_path(x[fold != f, , drop = FALSE], x[fold == f, , drop = FALSE], grid, mask,
-              exact_limit) / sum(fold == f)
-  }, numeric(length(grid)))
+  ll <- do.call(cbind, lapply(seq_len(splits), function(s) {
+    fold <- draw_folds(n, folds, call, fold_arg)
+    vapply(seq_len(folds), function(f) {
+      fold_path(x[fold != f, , drop = FALSE], x[fold == f, , drop = FALSE], grid, mask,
+                exact_limit) / sum(fold == f)
+    }, numeric(length(grid)))
+  }))
   ll <- matrix(ll, nrow = length(grid))
   mean_ll <- rowMeans(ll)
-  chosen <- which.max(mean_ll)   # the grid is decreasing: ties go to the larger discount
-  se <- apply(ll, 1L, function(v) stats::sd(v - ll[chosen, ])) / sqrt(folds)
+  best <- which.max(mean_ll)
+  se <- apply(ll, 1L, function(v) stats::sd(v - ll[best, ])) / sqrt(ncol(ll))
+  # the grid is decreasing: the first within the tolerance is the largest
+  chosen <- min(which(mean_ll >= mean_ll[best] - tie_se * se))
   table <- data.frame(discount = grid, heldout_loglik = mean_ll, se = se,
                       chosen = seq_along(grid) == chosen)
   table <- table[order(table$discount), ]
   rownames(table) <- NULL
-  penalty_record("cv", grid[chosen], bic_lambda(n, grid[chosen]), table = table, folds = folds)
+  penalty_record("cv", grid[chosen], bic_lambda(n, grid[chosen]), table = table, folds = folds,
+                 splits = splits, tie_se = tie_se)
 }
 
 # What a fit records of its penalty: how it was set (`method`), the BIC
 # discount and per-sample penalty per edge, and for "cv" the grid with each
 # candidate's criterion; `label` is the one line print() shows.
-penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL) {
+penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL, splits = NULL,
+                           tie_se = NULL) {
   label <- switch(method,
-    cv = sprintf("BIC, discount %g (chosen by %d-fold held-out log-likelihood from %s)",
-                 discount, folds, paste(table$discount, collapse = ", ")),
+    cv = sprintf("BIC, discount %g (chosen from %s by %s%d-fold held-out log-likelihood)",
+                 discount, paste(table$discount, collapse = ", "),
+                 if (isTRUE(splits > 1)) paste(splits, "x ") else "", folds),
     fixed = sprintf("BIC, discount %g", discount),
     ebic = sprintf("extended BIC (BIC discount %.3g)", discount),
     lambda1 = sprintf("%g per edge and sample (lambda1)", lambda),
     sprintf("%g per edge and sample", lambda))
   structure(list(method = method, discount = discount, lambda = lambda, table = table,
-                 folds = folds, label = label), class = "calm_penalty")
+                 folds = folds, splits = splits, tie_se = tie_se, label = label),
+            class = "calm_penalty")
 }
 
 #' Choose the penalty discount from the data
@@ -125,12 +143,13 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL)
 #' and per sample, [bic_lambda()]) that [calm()] uses by default
 #' (`calm_control(penalty_discount = "cv")`) and [boss()] with
 #' `penalty_discount = "cv"`. The rows are split at random into `folds`
-#' folds. For each fold and each discount of `grid`, the order search of
-#' [boss()] learns a DAG on the other folds, and the DAG's node-wise
-#' regressions, fitted on those folds, are scored by their Gaussian
-#' log-likelihood on the held-out fold. The choice is the discount with the
-#' best mean held-out log-likelihood (ties, where the searches learned the
-#' same graphs, go to the larger discount).
+#' folds, `splits` times over. For each fold and each discount of `grid`, the
+#' order search of [boss()] learns a DAG on the other folds, and the DAG's
+#' node-wise regressions, fitted on those folds, are scored by their
+#' Gaussian log-likelihood on the held-out fold. The choice is the largest
+#' discount whose mean held-out log-likelihood is within half a standard
+#' error of the best: where the candidates predict equally well, the sparser
+#' graph is kept.
 #'
 #' Weak effects need a small discount to be found; on sparse graphs with
 #' strong effects a larger discount keeps out spurious edges. No fixed
@@ -144,25 +163,29 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL)
 #'   (complete rows).
 #' @param grid Candidate penalty discounts (positive, distinct).
 #' @param folds Number of folds (at least 2, at most `nrow(x) / 2`).
+#' @param splits Number of independent random splits into folds (default 2);
+#'   their folds are pooled.
 #' @param moral The pairs the searches may join: `"none"` (default, all
 #'   pairs), or a symmetric 0/1 matrix or undirected igraph graph.
 #' @return An object of class `calm_penalty`: a list with `method` (`"cv"`),
 #'   `discount` (the chosen discount), `lambda` (its penalty per edge and per
 #'   sample at `n = nrow(x)`), `table` (a data frame with each candidate's
 #'   `discount`, mean held-out log-likelihood per row `heldout_loglik`, its
-#'   standard error `se` of its difference to the chosen one over the folds,
-#'   and `chosen`), `folds` and
-#'   `label` (the one line that `print()` of a fit shows).
+#'   standard error `se` of its difference to the best over the folds,
+#'   and `chosen`), `folds`, `splits`, `tie_se` (the tolerance, in standard
+#'   errors) and `label` (the one line that `print()` of a fit shows).
 #' @seealso [calm_control()] (`penalty_discount`), [boss()].
 #' @examples
 #' set.seed(1)
 #' sem <- simulate_sem(10, k = 1, n = 300)
 #' select_penalty(sem$x, grid = c(1, 2, 4), folds = 3)
 #' @export
-select_penalty <- function(x, grid = c(1.5, 2, 2.5, 3, 4), folds = 5, moral = "none") {
+select_penalty <- function(x, grid = c(1.5, 2, 2.5, 3, 4), folds = 5, splits = 2,
+                           moral = "none") {
   env <- environment()
   grid <- check_penalty_grid(grid, "grid", call = env)
   folds <- check_count(folds, "folds", min = 2, max = 1000, call = env)
+  splits <- check_count(splits, "splits", min = 1, max = 100, call = env)
   cv <- resolve_covariance(x, NULL, NULL, TRUE, call = env)
   d <- ncol(cv$sigma)
   mask <- if (identical(moral, "none")) {
@@ -170,7 +193,7 @@ select_penalty <- function(x, grid = c(1.5, 2, 2.5, 3, 4), folds = 5, moral = "n
   } else {
     resolve_moral(moral, set_node_names(cv$sigma), cv$n, call = env)$mask
   }
-  select_discount(cv$x, grid, folds, mask, call = env, fold_arg = "folds")
+  select_discount(cv$x, grid, folds, mask, call = env, fold_arg = "folds", splits = splits)
 }
 
 #' @export

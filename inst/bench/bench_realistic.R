@@ -7,12 +7,13 @@
 # for calm also the chosen discount and whether its graph scores better
 # than the true DAG under the chosen penalty (the limit of the score).
 #
-#   Rscript inst/bench/bench_realistic.R cells reps out.rds [methods]
+#   Rscript inst/bench/bench_realistic.R cells reps out.rds [methods] [base]
 # cells: comma-separated kind:n (kind sf, er or sachs; e.g. sf:1000,er:200);
 # d is drawn from 40 to 150 for sf and er. The seed of replicate r of a cell
-# is 350000 + 10000 * (cell number in all_cells) + r, fixed before any run.
-# methods (default all): calm, calm_ebic, paper, boss, boss_cv, ges, pc,
-# bnlearn. boss runs at discounts 1, 1.5, 2, 2.5, 3 and 4; ges at 1, 2, 3 and
+# is base + 10000 * (cell number in all_cells) + r, fixed before any run
+# (base 350000 by default; 650000 for the run with the two-split selection).
+# methods (default all but paper): calm, calm_ebic, paper, boss, boss_cv,
+# ges, pc, bnlearn, bnlearn_bic (bnlearn without "pred-loglik-g"). boss runs at discounts 1, 1.5, 2, 2.5, 3 and 4; ges at 1, 2, 3 and
 # 4; pc at alpha 0.001, 0.01 and 0.05; bnlearn: hc and tabu at BIC, hc at
 # "ebic-g" and at "pred-loglik-g" (learned on 80% of the rows, scored on
 # the rest).
@@ -24,13 +25,14 @@ bench_dir <- local({
 source(file.path(bench_dir, "realistic_data.R"))
 all_cells <- c(outer(c("sf", "er", "sachs"), c(200, 1000, 5000), paste, sep = ":"))
 a <- commandArgs(TRUE)
-if (length(a) < 3L) stop("usage: bench_realistic.R cells reps out.rds [methods]")
+if (length(a) < 3L) stop("usage: bench_realistic.R cells reps out.rds [methods] [base]")
 cells <- strsplit(a[1], ",")[[1]]
 stopifnot(all(cells %in% all_cells))
 reps <- as.integer(a[2])
 out <- a[3]
-methods <- if (length(a) >= 4) strsplit(a[4], ",")[[1]] else
+methods <- if (length(a) >= 4 && nzchar(a[4])) strsplit(a[4], ",")[[1]] else
   c("calm", "calm_ebic", "boss", "boss_cv", "ges", "pc", "bnlearn")
+base <- if (length(a) >= 5) as.integer(a[5]) else 350000L
 
 # A fit and its time; bnlearn's searches get `limit` seconds (hc() at
 # "pred-loglik-g" has no penalty and runs for many minutes on hub networks),
@@ -62,7 +64,7 @@ learners <- function(methods, n) {
   if ("pc" %in% methods) for (al in c(0.001, 0.01, 0.05)) {
     L[[paste0("pc", al)]] <- local({ aa <- al; function(x) pc_pcalg(x, alpha = aa) })
   }
-  if ("bnlearn" %in% methods) {
+  if (any(c("bnlearn", "bnlearn_bic") %in% methods)) {
     df <- function(x) as.data.frame(scale(x))
     bn_amat <- function(b) {
       m <- bnlearn::amat(b)
@@ -71,7 +73,7 @@ learners <- function(methods, n) {
     L$hc <- function(x) bn_amat(bnlearn::hc(df(x)))
     L$tabu <- function(x) bn_amat(bnlearn::tabu(df(x)))
     L$hc_ebic <- function(x) bn_amat(bnlearn::hc(df(x), score = "ebic-g"))
-    L$hc_predloglik <- function(x) {
+    if ("bnlearn" %in% methods) L$hc_predloglik <- function(x) {
       z <- df(x)
       test <- seq_len(nrow(z)) %in% sample.int(nrow(z), round(nrow(z) / 5))
       bn_amat(bnlearn::hc(z[!test, ], score = "pred-loglik-g", newdata = z[test, ]))
@@ -88,7 +90,7 @@ for (cell in cells) {
   n <- as.numeric(sub(".*:", "", cell))
   ci <- match(cell, all_cells)
   for (r in seq_len(reps)) {
-    seed <- 350000L + 10000L * ci + r
+    seed <- base + 10000L * ci + r
     set.seed(seed)
     d <- sample(40:150, 1)
     dat <- realistic_data(kind, d, n, seed)

@@ -32,7 +32,7 @@ test_that("print() leads with variables, edges, score, penalty and how", {
   }
   ll <- logLik(fit)
   expect_true(any(grepl(format(round(as.numeric(ll), 2), nsmall = 2), out, fixed = TRUE)))
-  expect_true(any(grepl("^  penalty: BIC, discount [0-9.]+ \\(chosen by 5-fold held-out log-likelihood", out)))
+  expect_true(any(grepl("^  penalty: BIC, discount [0-9.]+ \\(chosen from [0-9., ]+ by 2 x 5-fold held-out log-likelihood", out)))
   expect_true(any(grepl("^  learned by CALM's continuous optimization \\+ refinement", out)))
   # the optimizer's trace is not in print(), but in details and summary()
   expect_false(any(grepl("rho|final objective|steps", out)))

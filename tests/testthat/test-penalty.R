@@ -33,13 +33,16 @@ test_that("the choice is recorded with its criterion, within the grid, and repro
   expect_equal(sum(p1$table$chosen), 1)
   expect_equal(p1$table$discount[p1$table$chosen], p1$discount)
   expect_equal(p1$lambda, bic_lambda(400, p1$discount))
-  # the choice has the best held-out log-likelihood; ties go to the larger discount
+  # the choice is the largest discount within half a standard error of the
+  # best held-out log-likelihood (se: of each candidate's difference to the best)
   tab <- p1$table
-  best <- max(tab$heldout_loglik)
-  expect_equal(tab$heldout_loglik[tab$chosen], best)
-  expect_equal(p1$discount, max(tab$discount[tab$heldout_loglik == best]))
-  expect_equal(tab$se[tab$chosen], 0)
-  expect_output(print(p1), "chosen by 4-fold held-out log-likelihood")
+  best <- which.max(tab$heldout_loglik)
+  expect_equal(tab$se[best], 0)
+  near <- tab$heldout_loglik >= tab$heldout_loglik[best] - p1$tie_se * tab$se
+  expect_equal(p1$discount, max(tab$discount[near]))
+  expect_equal(p1$tie_se, 0.5)
+  expect_equal(p1$splits, 2)
+  expect_output(print(p1), "chosen from 1, 2, 4 by 2 x 4-fold held-out log-likelihood")
   # a fit records it and print() says it in one line
   set.seed(10)
   fit <- calm(sem$x, penalty_grid = c(4, 1, 2), penalty_folds = 4, verbose = FALSE)
