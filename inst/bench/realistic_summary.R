@@ -153,3 +153,66 @@ time_ratios <- function(res, other) {
   vapply(cells, function(cl) mean(cl$seconds[cl$method == "calm"]) /
            mean(cl$seconds[cl$method == other]), numeric(1))
 }
+
+# The selection rules compared on the tuning seeds (bench_penalty_splits.R):
+# `splits`: held-out log-likelihoods per split, fold and discount; `tuning`:
+# penalty_select.rds, with boss()'s SHD at each fixed discount. A rule pools
+# 1, 2 or 4 splits and takes the largest discount within `tol` standard
+# errors of the best mean; with fewer splits than 4 its SHD is the mean over
+# the disjoint groups of splits. Returns the mean SHD per cell and rule, with
+# the oracle (best fixed discount of the cell).
+split_rule_table <- function(splits, tuning) {
+  grid <- sort(unique(splits$discount), decreasing = TRUE)
+  pick <- function(ll, tol) {
+    m <- rowMeans(ll)
+    b <- which.max(m)
+    se <- apply(ll, 1L, function(v) stats::sd(v - ll[b, ])) / sqrt(ncol(ll))
+    grid[min(which(m >= m[b] - tol * se))]
+  }
+  groups <- list(`1` = list(1, 2, 3, 4), `2` = list(1:2, 3:4), `4` = list(1:4))
+  rules <- expand.grid(tol = c(0, 0.5, 1), n_splits = names(groups), stringsAsFactors = FALSE)
+  per_set <- lapply(split(splits, splits$row), function(z) {
+    i <- z$row[1]
+    shd <- function(k) tuning[[paste0("boss", k)]][i]
+    ll_of <- function(s) {
+      w <- z[z$split %in% s, ]
+      matrix(w$heldout_loglik[order(w$split, w$fold, -w$discount)], nrow = length(grid))
+    }
+    v <- mapply(function(tol, ns) {
+      mean(vapply(groups[[ns]], function(s) shd(pick(ll_of(s), tol)), numeric(1)))
+    }, rules$tol, rules$n_splits)
+    stats::setNames(c(v, vapply(grid, shd, numeric(1))),
+                    c(sprintf("%s split%s, %g se", rules$n_splits,
+                              ifelse(rules$n_splits == "1", "", "s"), rules$tol),
+                      paste0("boss", grid)))
+  })
+  rows <- as.integer(names(per_set))
+  tab <- aggregate(do.call(rbind, per_set), tuning[rows, c("kind", "n")], mean)
+  fixed <- grep("^boss", names(tab), value = TRUE)
+  tab$oracle <- apply(tab[fixed], 1L, min)
+  tab[setdiff(names(tab), fixed)]
+}
+
+# The search against the score: on the data sets where calm and
+# boss(penalty_discount = "cv") chose the same discount (so both optimise the
+# same score), how often calm's graph scores better (lower), and the paired
+# difference in SHD, calm minus boss(). One row per cell and a total.
+search_vs_score <- function(res) {
+  a <- res[res$method == "calm", c("kind", "n", "seed", "shd", "discount", "score_fit")]
+  b <- res[res$method == "boss_cv", c("kind", "n", "seed", "shd", "discount", "score_fit")]
+  m <- merge(a, b, by = c("kind", "n", "seed"))
+  m <- m[!is.na(m$discount.x) & m$discount.x == m$discount.y, ]
+  row_of <- function(z, network, n) {
+    data.frame(network = network, n = n, data_sets = nrow(z),
+               calm_scores_better = sum(z$score_fit.x < z$score_fit.y - 1e-9),
+               same_score = sum(abs(z$score_fit.x - z$score_fit.y) <= 1e-9),
+               shd_calm_minus_boss = mean_se(z$shd.x - z$shd.y), stringsAsFactors = FALSE)
+  }
+  keys <- unique(m[c("kind", "n")])
+  keys <- keys[order(match(keys$kind, c("sf", "er", "sachs")), keys$n), ]
+  rows <- lapply(seq_len(nrow(keys)), function(i) {
+    z <- m[m$kind == keys$kind[i] & m$n == keys$n[i], ]
+    row_of(z, c(sf = "scale-free", er = "ER", sachs = "Sachs")[[keys$kind[i]]], keys$n[i])
+  })
+  rbind(do.call(rbind, rows), row_of(m, "all", NA))
+}
