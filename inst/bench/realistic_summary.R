@@ -146,12 +146,16 @@ penalty_change_table <- function(tags) {
   do.call(rbind, rows)
 }
 
-# calm's mean time per cell divided by that of `other` (a method name), as
-# a named vector over the cells.
+# calm's mean time per cell divided by that of `other` (a method name), over
+# the data sets where both ran (paired), as a named vector over the cells.
 time_ratios <- function(res, other) {
   cells <- split(res, list(res$kind, res$n), drop = TRUE)
-  vapply(cells, function(cl) mean(cl$seconds[cl$method == "calm"]) /
-           mean(cl$seconds[cl$method == other]), numeric(1))
+  vapply(cells, function(cl) {
+    both <- intersect(cl$seed[cl$method == "calm"], cl$seed[cl$method == other])
+    if (!length(both)) return(NA_real_)
+    secs <- function(m) mean(cl$seconds[cl$method == m & cl$seed %in% both])
+    secs("calm") / secs(other)
+  }, numeric(1))
 }
 
 # The selection rules compared on the tuning seeds (bench_penalty_splits.R):
