@@ -12,7 +12,7 @@ r-cran-future.apply r-cran-progressr r-cran-knitr r-cran-rmarkdown r-cran-roxyge
 r-cran-withr r-cran-testthat r-cran-callr r-bioc-graph r-bioc-rbgl r-cran-robustbase r-cran-ggm
 r-cran-corpcor r-cran-fastica r-cran-abind r-cran-sfsmisc r-cran-bdsmatrix r-cran-clue
 r-cran-rcpparmadillo r-cran-bh r-cran-vcd r-cran-curl r-cran-testthat r-cran-matrix pandoc qpdf
-r-cran-pkgdown"
+r-cran-pkgdown libblas3 liblapack3"
 
 have_all_r() {
   Rscript -e 'p <- commandArgs(TRUE); q(status = as.integer(!all(vapply(p, requireNamespace, logical(1), quietly = TRUE))))' "$@" >/dev/null 2>&1
