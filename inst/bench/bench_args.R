@@ -3,11 +3,11 @@
 # line, one way to store a result with where it came from, one way to read
 # it back. Source it with
 #   source(file.path(bench_dir, "bench_args.R"))
-# where bench_dir is the script's folder (see bench_dir() below).
+# where bench_dir is the script's folder (see bench_script_dir() below).
 
 # The folder of the running script (Rscript's --file=), or "." when sourced
 # interactively.
-bench_dir <- function() {
+bench_script_dir <- function() {
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(normalizePath(f[1])) else "."
 }
@@ -17,9 +17,10 @@ bench_dir <- function() {
 # (`Rscript s.R 50 4`), by name (`d=50 k=4`, also `--d=50`), or mixed: named
 # ones are taken out first, the rest fill the remaining names in order.
 # Each value takes the type of its default: numbers accept "Inf", logicals
-# "TRUE"/"FALSE"/"1"/"0"; a default of NULL keeps the string. `usage` is
-# printed and the script stops on an unknown name or too many arguments.
-# Returns the named list of values.
+# "TRUE"/"FALSE"/"1"/"0"; a default of NULL keeps the string. A default of
+# NA (NA_integer_, NA_real_, NA_character_) marks a required argument. On an
+# unknown name, too many arguments or a missing required one the script
+# stops with `usage`. Returns the named list of values.
 bench_args <- function(defaults, usage = NULL, args = commandArgs(TRUE)) {
   fail <- function(msg) {
     if (!is.null(usage)) msg <- paste0(msg, "\nusage: ", usage)
@@ -40,11 +41,13 @@ bench_args <- function(defaults, usage = NULL, args = commandArgs(TRUE)) {
   for (i in seq_along(pos)) {
     out[free[i]] <- list(bench_convert(pos[i], defaults[[free[i]]], free[i], fail))
   }
+  missing <- names(out)[vapply(out, function(v) length(v) == 1L && is.na(v), NA)]
+  if (length(missing)) fail(sprintf("argument '%s' is required", missing[1]))
   out
 }
 
 bench_convert <- function(value, default, key, fail) {
-  if (is.null(default) || is.character(default)) return(value)
+  if (is.null(default) || is.character(default) || identical(default, NA)) return(value)
   v <- if (is.logical(default)) {
     switch(toupper(value), `TRUE` = , `1` = TRUE, `FALSE` = , `0` = FALSE, NA)
   } else if (is.integer(default)) {

@@ -23,7 +23,10 @@ if (!is.data.frame(o) && all(c("result", "meta") %in% names(o))) {
   prov <- c(o$info, list(summary = o$summary))
 } else {
   x <- o
-  prov <- if (!is.null(attr(o, "provenance"))) attr(o, "provenance") else attr(o, "info")
+  # the script's own notes (attribute "info") and bench_save()'s provenance
+  prov <- attr(o, "info")
+  p2 <- attr(o, "provenance")
+  prov <- c(prov, p2[setdiff(names(p2), names(prov))])
   attr(x, "info") <- NULL
 }
 stored <- bench_append(x, a$stored, run, provenance = prov)
