@@ -15,7 +15,7 @@
 #' @param lambda2 Weight of the soft acyclicity penalty (as
 #'   `calm_control(lambda2 = )` is for `constraint = "soft"`).
 #' @param lr Adam's learning rate.
-#' @param max_iter Number of Adam steps. GOLEM has no stopping rule, so all
+#' @param max_iter Number of Adam steps (default `1e5`). GOLEM has no stopping rule, so all
 #'   of them are run (the same steps with `init = "ev"` for the GOLEM-EV
 #'   start).
 #' @param weight_threshold Edges with `|B_ij| <= weight_threshold` are
@@ -26,8 +26,8 @@
 #'   `B_init` takes precedence.
 #' @param ev_lambda1 Weight of the l1 penalty of the GOLEM-EV run that
 #'   `init = "ev"` starts from (GOLEM's default for GOLEM-EV, `2e-2`).
-#' @param trace_every Record the objective every so many steps in the fit's
-#'   `trace` (and report it with `verbose = TRUE`).
+#' @param trace_every Record the objective every so many steps (default
+#'   1,000) in the fit's `trace` (and report it with `verbose = TRUE`).
 #' @param ... Must be empty; catches misspelt arguments.
 #' @return An object of class `golem_control`: a named list of the values
 #'   above, in this order.
@@ -74,8 +74,7 @@ golem_control <- function(lambda1 = 2e-3, lambda2 = 5, lr = 1e-3, max_iter = 1e5
 #' well-scaled problems. On badly scaled ones, such as non-standardized data
 #' from dense graphs, where variances reach 10^6, R's stops at the
 #' iteration cap far from the optimum (the *Reproducing the paper* vignette
-#' has the numbers). Stored results computed before this option existed
-#' used `"optim"`.
+#' has the numbers).
 #'
 #' @param lambda1 Weight of the l1 penalty.
 #' @param weight_threshold Edges with `|W_ij| <= weight_threshold` are
@@ -83,16 +82,17 @@ golem_control <- function(lambda1 = 2e-3, lambda2 = 5, lr = 1e-3, max_iter = 1e5
 #' @param max_rounds Cap on the number of augmented Lagrangian rounds (as
 #'   `calm_control(max_rounds = )` caps CALM's penalty rounds).
 #' @param h_tol Stop when the acyclicity function is at most `h_tol`.
-#' @param rho_max Stop when the penalty parameter reaches `rho_max`.
-#' @param lbfgsb_memory Number of corrections L-BFGS-B keeps (its `m`, R's
-#'   `lmm`).
+#' @param rho_max Stop when the penalty parameter reaches `rho_max`
+#'   (default `1e16`).
+#' @param lbfgsb_memory Number of corrections L-BFGS-B keeps (default 10;
+#'   its `m`, R's `lmm`).
 #' @param lbfgsb_factr,lbfgsb_pgtol L-BFGS-B's convergence tolerances: on the
-#'   relative reduction of the objective (in units of the machine epsilon)
-#'   and on the projected gradient.
+#'   relative reduction of the objective in units of the machine epsilon
+#'   (default `1e7`) and on the projected gradient (default `1e-5`).
 #' @param lbfgsb_max_iter Cap on the L-BFGS-B iterations of one round's
-#'   subproblem.
-#' @param solver Which L-BFGS-B solves the subproblems: `"lbfgspp"` or
-#'   `"optim"` (see Details).
+#'   subproblem (default 15,000).
+#' @param solver Which L-BFGS-B solves the subproblems: `"lbfgspp"`
+#'   (default) or `"optim"` (see Details).
 #' @param ... Must be empty; catches misspelt arguments.
 #' @return An object of class `notears_control`: a named list of the values
 #'   above, in this order.

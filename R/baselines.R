@@ -26,7 +26,8 @@
 #' (I-B))_{ii} - \log|\det(I-B)|} with `lambda1 = 2e-2`): `init = "ev"`
 #' does that (doubling the run time), and `B_init` starts from any matrix.
 #'
-#' @param x Data: a numeric matrix or data frame, one column per variable.
+#' @param x Data: a numeric matrix or data frame, one column per variable
+#'   (default `NULL`: give `cov` instead).
 #' @param cov Instead of `x`, a covariance matrix (with `n = Inf` or `NULL`
 #'   the population covariance: the paper's infinite-sample setting).
 #' @param n Sample size behind `cov`; ignored by this learner except that it
@@ -35,8 +36,8 @@
 #'   correlation matrix (standardized data).
 #' @param control The tuning parameters: the result of [golem_control()]
 #'   (or a list of its arguments by name).
-#' @param B_init Optional starting matrix (`d x d`); takes precedence over
-#'   `control$init`.
+#' @param B_init Optional starting matrix (`d x d`; default `NULL`, none);
+#'   takes precedence over `control$init`.
 #' @param verbose If `TRUE`, report progress at every trace row.
 #' @param ... Fields of [golem_control()] by name, replacing those of
 #'   `control` (e.g. `golem_nv(x, max_iter = 5000)`). The arguments this
@@ -244,7 +245,8 @@ notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
 #' @param penalty_discount Multiplies the BIC penalty `log(n) / 2` when
 #'   `lambda` is not given: 1 (default) is BIC; 2 is the default of
 #'   Tetrad's `sem-bic` score, which the paper's FGES runs used.
-#' @param n_inf Sample size used for a population covariance.
+#' @param n_inf Sample size used for a population covariance (default
+#'   `1e9`).
 #' @param ... Further arguments to [pcalg::pc()] or [pcalg::ges()].
 #' @return A `calm_fit` (`method = "pc"` or `"ges"`, `is_cpdag = TRUE`);
 #'   the pcalg result is kept as `pcalg_fit`.

@@ -108,7 +108,7 @@ benchmark_registry <- c(benchmark_registry, local({
 #'   1), `n` (sample size, `Inf` allowed, default `Inf`), `standardized`
 #'   (default `TRUE`) and `edges` (`"expected"`, default, or `"exact"`; see
 #'   [simulate_dag()]).
-#' @param reps Number of replicates per setting.
+#' @param reps Number of replicates per setting (default 10).
 #' @param replicates Which replicates to run: a vector of distinct replicate
 #'   numbers, by default `seq_len(reps)` (then `reps` is ignored). A
 #'   replicate's data depend only on `seed`, the setting and the replicate
@@ -116,13 +116,13 @@ benchmark_registry <- c(benchmark_registry, local({
 #'   grid can be run in chunks (e.g. `replicates = 1:5`, later `6:10`) and
 #'   the chunks bound with [rbind()].
 #' @param seed Base seed (an integer).
-#' @param method_args A named list: for a method name, a list of further
-#'   arguments for that method (e.g.
+#' @param method_args A named list (default empty): for a method name, a
+#'   list of further arguments for that method (e.g.
 #'   `list(golem_nv = list(control = golem_control(max_iter = 1e4)))`).
 #' @param moral For the `calm` variants that use a moral graph: `"default"`
 #'   lets [calm()] estimate it from the covariance (as in the paper's Tables
 #'   5 and 7), `"true"` passes the true moral graph.
-#' @param keep_fits If `TRUE`, the fits are returned too (as the attribute
+#' @param keep_fits If `TRUE` (default `FALSE`), the fits are returned too (as the attribute
 #'   `"fits"`, a list parallel to the rows).
 #' @return A data frame with one row per run: `method`, `setting` (row of
 #'   `settings`), `d`, `graph`, `k`, `n`, `standardized`, `rep`, `seed`,
@@ -372,10 +372,11 @@ settings_arg <- function(settings, call = parent.frame()) {
 #' @param x The result of [benchmark_methods()] (or a data frame with its
 #'   columns).
 #' @param metrics Metrics to show, among `"shd"`, `"precision"`, `"recall"`,
-#'   `"f1"`, `"time"`.
+#'   `"f1"`, `"time"` (default the first three).
 #' @param digits Decimal places per metric: a named vector; by default 1 for
 #'   SHD and time, 2 otherwise, as in the paper.
-#' @param pm The separator between mean and standard error.
+#' @param pm The separator between mean and standard error (default: a
+#'   plus-minus sign between two spaces).
 #' @return A data frame of character columns: `method`, then one column per
 #'   setting and metric, named `"<setting> | <metric>"`, with the setting
 #'   described as in `"d=50 ER1 n=Inf std"`; a final column `failed` when

@@ -16,7 +16,7 @@
 #' warning naming it; the others are kept (a dead worker is replaced).
 #'
 #' @param x Data: a numeric matrix or data frame, one column per variable.
-#' @param R Number of bootstrap replicates.
+#' @param R Number of bootstrap replicates (default 100).
 #' @param learner A function that takes the data as its first argument and
 #'   returns a graph [as_amat()] accepts: [calm()] (default), [boss()],
 #'   [exact_search()], [golem_nv()], [notears_linear()], [pc_pcalg()] or

@@ -3,141 +3,85 @@
 
 #' Learn a DAG with CALM
 #'
-#' Fits CALM (Continuous and Acyclicity-constrained L0-penalised likelihood
-#' with estimated Moral graph; Jin, Ng, Zhang and Huang, 2025): a linear
-#' Gaussian structural equation model with non-equal noise variances whose
-#' graph is searched inside a moral graph, with an l0 penalty approximated by
-#' stochastic gates and acyclicity enforced by a quadratic-penalty schedule.
+#' Fits CALM (Jin, Ng, Zhang and Huang, 2025): a linear Gaussian structural
+#' equation model with non-equal noise variances whose graph is searched
+#' inside a moral graph, with an l0 penalty approximated by stochastic gates
+#' and acyclicity enforced by a quadratic-penalty schedule. By default the
+#' learned graph is then refined on the same kind of score (not in the
+#' paper; `refine = "none"` gives the paper's CALM).
 #'
-#' With the default `gate = "gumbel"` the weighted adjacency matrix is
-#' `B = M * A * P`, where `M` is the moral graph (0/1, zero diagonal), `P`
+#' The model. With the default `gate = "gumbel"` the weighted adjacency
+#' matrix is `B = M * A * P`: `M` the moral graph (0/1, zero diagonal), `P`
 #' free weights and `A = sigmoid((U + G) / tau)` Gumbel-sigmoid gates with
 #' logits `U` and fresh logistic noise `G` at every step. Adam minimises
 #' `L(B; Sigma) + lambda1 * sum(A) + rho / 2 * h(A)^2`, where `L` is the
 #' profiled Gaussian likelihood
 #' `1/2 sum_j log(((I - B)^T Sigma (I - B))_jj) - log|det(I - B)|` and
 #' `h(A) = tr((I + A / d)^d) - d` is zero exactly for acyclic `A`. `rho`
-#' starts at `rho_init` and is multiplied by `rho_mult` after each round of
-#' at most `iter_per_round` steps until `h` at the deterministic gate
-#' `M * sigmoid(U / tau)` is below `h_tol` (see [calm_control()]). By default
-#' a round ends early once it has stopped making progress (its edge set and
-#' objective have settled and no gate is about to cross the threshold), and
-#' the schedule ends once the learned graph has settled (acyclic, unchanged
-#' over rounds, `h` below `h_settle`) even if `h` is not yet below `h_tol`;
-#' `early_stop = FALSE` runs the paper's schedule: every round in full, until
-#' `h < h_tol`. With the refinement (the default) the rounds are short
-#' (3,000 steps, `rho` multiplied by 10) and the schedule ends as soon as the
-#' thresholded graph is acyclic and stable, because the refinement decides
-#' the final edges; with `refine = "none"` the paper's rounds of 40,000
-#' steps are kept (`schedule` in [calm_control()]).
+#' grows round by round until `h` at the deterministic gate
+#' `M * sigmoid(U / tau)` is below `h_tol`, or the learned graph has settled;
+#' [calm_control()] describes the schedule and its early stopping.
 #'
-#' The output graph has the edges whose deterministic gate exceeds
-#' `threshold` (0.5). It is a DAG whenever the schedule converged; if it
-#' still has a directed cycle (the round cap was hit, or with
-#' `constraint = "soft"`), the edges with the smallest learned weights
-#' `|A * P|` on cycles are removed until it is acyclic, with a warning; the
-#' removed edges are kept in `fit$removed`.
+#' The graph. The output has the edges whose deterministic gate exceeds
+#' `threshold` (0.5). If it still has a directed cycle (the round cap was
+#' hit, or with `constraint = "soft"`), the edges with the smallest weights
+#' `|A * P|` on cycles are removed until it is acyclic, with a warning; they
+#' are kept in `fit$removed`.
 #'
-#' Refinement (`refine = "ges"`, the default; not in the paper). For a DAG,
-#' CALM's objective at the least-squares weights is the decomposable score
-#' `sum_j 1/2 log(v_j) + lambda1 |pa(j)|` ([score_dag()]), which gives all
-#' Markov-equivalent DAGs the same value. The continuous optimizer often stops
-#' in a local optimum of it. Starting from its CPDAG, the refinement applies
-#' the best Delete or Turn operator of greedy equivalence search (Chickering,
-#' 2002; Hauser and Buehlmann, 2012) while one improves the score; from any
-#' graph that contains the true one (an independence map) the backward moves
-#' are consistent. A second start, greedy equivalence search from the empty
-#' graph, is kept when it scores better. Then best order score search
-#' ([boss()]) runs from CALM's own variable order, the refined graph's order
-#' and random orders (`calm_control(refine_order_starts)`), over every pair
-#' up to 250 variables when the moral graph was estimated; with a moral
-#' graph it must keep to (given, or exact), it also starts from the orders
-#' where a search over all pairs ends
-#' (`calm_control(refine_order_free_starts)`). The starts run twice: with
-#' BOSS's grow-shrink trees and with trees that grow a parent set past the
-#' point where the score stops improving before shrinking it
-#' (`calm_control(refine_grow_ratio)`), which finds parents that pay for
-#' themselves only together. Kicks then move a few variables of the best
-#' order to random places and search again from there
-#' (`calm_control(refine_kicks)`). Its best graph is
-#' refined by the same moves and kept when it scores better. Up to 20
-#' variables (`calm_control(refine_exact_max_d)`) the refinement ends with the
-#' exact optimum of the score ([exact_search()]), which takes about 2 seconds
-#' at 20 variables. For data the refinement scores with the BIC at a penalty
-#' discount chosen from the data by held-out log-likelihood
-#' (`calm_control(penalty_discount = "cv")`, [select_penalty()]); a number
-#' fixes the discount, and `calm_control(refine_penalty = "ebic")` uses the
-#' extended BIC ([ebic_lambda()]), as does a covariance with finite `n`.
-#' The penalty used is in `fit$penalty`. For a population covariance it scores with `lambda1` and
-#' also runs Insert moves inside the moral graph, which restore true edges
-#' the continuous phase pruned.
-#' What it did is in `fit$refine`: the graphs before (`dag_before`,
-#' `cpdag_before`), both scores (`score_before`, `score_after`), the penalty
-#' (`lambda`), the moves made (`moves`) and the pairs the search could use
-#' (`mask`: the moral graph plus the adjacencies found by the GES start).
+#' Refinement (`refine = "ges"`, the default). For a DAG, CALM's objective at
+#' the least-squares weights is a decomposable score ([score_dag()]) that
+#' gives Markov-equivalent DAGs the same value. Starting from CALM's CPDAG,
+#' the refinement applies the Delete and Turn moves of greedy equivalence
+#' search (Chickering, 2002; Hauser and Buehlmann, 2012), also starts greedy
+#' equivalence search from the empty graph, runs best order score search
+#' ([boss()]) from CALM's order, the refined graph's order and random orders,
+#' and up to 20 variables takes the exact optimum ([exact_search()]); it
+#' keeps whichever graph scores best. For data the score is the BIC with a
+#' penalty discount chosen from the data (`penalty_discount = "cv"`,
+#' [select_penalty()]); a covariance with finite `n` uses the extended BIC
+#' ([ebic_lambda()]) and a population covariance `lambda1`. The `refine_*`
+#' arguments of [calm_control()] tune it. What it did is in `fit$refine`:
+#' the graphs before (`dag_before`, `cpdag_before`), both scores
+#' (`score_before`, `score_after`), the penalty (`lambda`), the moves made
+#' (`moves`) and the pairs the search could use (`mask`); the penalty used is
+#' in `fit$penalty`.
 #'
-#' Components (not in the paper). No directed cycle can cross two connected
-#' components of the moral graph `M` (read with the background knowledge),
-#' and the profiled likelihood, the penalty and `h` are sums over them. So
-#' by default (`calm_control(split_components = TRUE)`) each component of two
-#' or more variables is fitted as a problem of its own, on its rows and
-#' columns of the covariance: with its own number of variables `d_k` in
-#' `h(A) = tr((I + A / d_k)^d_k) - d_k` (acyclicity within the component
-#' stays exact), its own penalty schedule and early stopping, and its own
-#' seed, `(seed + 1000003 * j) mod (2^31 - 1)` where `seed` is the restart's
-#' seed and `j` the component's smallest variable index; so calling `calm()`
-#' on one component's covariance with that seed, its moral graph and
-#' `split_components = FALSE` gives, bit for bit, that component's part of
-#' the fit. A variable alone in its component gets no parents. The components
-#' run through [future.apply::future_lapply()] (the largest first), so
-#' `future::plan()` decides where, with a progressr progress bar over them
-#' (shown with `verbose = TRUE` and one restart). The pieces are put back
-#' together: `amat`, `B_raw` and `gate_values` hold every component's
-#' block, `trace` has a `component` column and the rounds of every
-#' component, `h` is the sum of the components' `h`, `converged` holds when
-#' every component converged, `stop` is the first of `"max_rounds"`,
-#' `"steps"`, `"settled"` found among the components (else `"h_tol"`), and
-#' `fit$components` has one row per fitted component (size, seed, rounds,
-#' steps, `h`, `converged`, `stop`, seconds, nodes). A connected moral graph
-#' gives the same fit as `split_components = FALSE`, bit for bit.
+#' Components. No directed cycle can cross two connected components of the
+#' moral graph (read with the background knowledge), and the objective is a
+#' sum over them. By default (`calm_control(split_components = TRUE)`) each
+#' component of two or more variables is fitted on its own, with its own `d`
+#' in `h`, its own schedule and its own seed,
+#' `(seed + 1000003 * j) mod (2^31 - 1)` with `j` the component's smallest
+#' variable index; a variable alone in its component gets no parents. The
+#' components run through [future.apply::future_lapply()], largest first,
+#' so `future::plan()` decides where. The pieces are put back together:
+#' `trace` has a `component` column, `h` is the sum of the components' `h`,
+#' `converged` holds when every component converged, and `fit$components`
+#' has one row per fitted component. A connected moral graph gives the same
+#' fit as `split_components = FALSE`, bit for bit.
 #'
 #' Memory. Before it allocates anything large, and again once the moral
-#' graph is known, `calm()` estimates the memory the fit needs: copies of
-#' the data, the `d x d` matrices of R and of the optimizer, the optimizer's
-#' matrices for each component of the moral graph, its state for each free
-#' entry, and the refinement's (with the exact search's tables up to
-#' `refine_exact_max_d` variables). When that exceeds what the machine can
-#' give, `MemAvailable` in `/proc/meminfo`, or `options(calm.max_bytes = )`
+#' graph is known, `calm()` estimates the memory the fit needs; when that
+#' exceeds `MemAvailable` in `/proc/meminfo`, or `options(calm.max_bytes = )`
 #' (bytes) when set, it stops with an error of class `calm_error_memory`
-#' that names the number of variables and the bytes needed; where neither is
-#' known there is no check. Measured peaks (resident memory of a fresh R
-#' process beyond the about 125 MB that R with calm loaded takes; ER1
-#' graphs, `n = 1000`, IAMB moral graph; `inst/bench/bench_memory.R`):
-#' 7, 28 and 44 MB at `d` = 100, 200 and 400 without refinement, 9, 42 and
-#' 70 MB with it, and 98 MB at `d` = 800 without. Above `d` = 200 this grows
-#' more slowly than `d^2` (a fixed part of some 20 MB still weighs), so
-#' scaling the `d` = 400 peaks by `(1000 / 400)^2` bounds a 1000-variable fit
-#' from above: an estimate, not a measurement, of at most about 280 MB
-#' without refinement and 440 MB with it (the guard counts 200 and 360 MB),
-#' or about 0.6 GB for the whole R process. Without a moral graph (`moral =
-#' "none"`, every entry free) the optimizer needs some 290 bytes more per
-#' entry: 88 MB at `d` = 400, about 0.55 GB at `d` = 1000. With a parallel
-#' `future::plan()`, each worker that runs a restart or a component needs
-#' its share besides its own R process.
+#' that names the number of variables and the bytes needed. As a guide, a
+#' 1000-variable fit with an IAMB moral graph needs some 0.6 GB for the whole
+#' R process; without a moral graph (`moral = "none"`) about 0.55 GB more.
+#' With a parallel `future::plan()`, each worker needs its share besides its
+#' own R process.
 #'
-#' Weights: `fit$B` is the least-squares refit of every node on its parents
-#' in the learned graph (computed from the covariance; `fit$omega` holds the
-#' residual variances), which is the maximum-likelihood estimate for that
-#' graph; `fit$B_raw` holds the optimizer's own weights `A * P` on the same
-#' support (`P` for `gate = "tanh"`).
+#' Weights. `fit$B` is the least-squares refit of every node on its parents
+#' in the learned graph (the maximum-likelihood estimate for that graph;
+#' `fit$omega` holds the residual variances); `fit$B_raw` holds the
+#' optimizer's own weights `A * P` on the same support (`P` for
+#' `gate = "tanh"`).
 #'
-#' Variants (the paper's ablations): `gate = "stg"` uses stochastic gates
+#' Variants (the paper's ablations). `gate = "stg"` uses stochastic gates
 #' `clamp(mu + eps, 0, 1)`, `eps ~ N(0, stg_sigma^2)`, with penalty
-#' `sum(pnorm(mu / stg_sigma))` and deterministic gate `clamp(mu, 0, 1)`;
-#' `gate = "tanh"` has no gate (`B = M * P`), penalty
-#' `sum(tanh(tanh_c * |B|))`, acyclicity on `B * B` and edges
-#' `|B| > weight_threshold`. `constraint = "soft"` replaces the schedule by one
-#' run of `soft_iter` steps on `L + lambda1 * penalty + lambda2 * h(A)`.
+#' `sum(pnorm(mu / stg_sigma))`; `gate = "tanh"` has no gate (`B = M * P`),
+#' penalty `sum(tanh(tanh_c * |B|))`, acyclicity on `B * B` and edges
+#' `|B| > weight_threshold`. `constraint = "soft"` replaces the schedule by
+#' one run of `soft_iter` steps on `L + lambda1 * penalty + lambda2 * h(A)`.
 #' `score = "colide"` replaces `L` by the CoLiDE-NV score with the noise
 #' profiled out, `sum_j sqrt(((I - B)^T Sigma (I - B))_jj)`.
 #'
@@ -160,33 +104,25 @@
 #' @param constraint `"hard"` (default, quadratic-penalty schedule) or
 #'   `"soft"`.
 #' @param score `"likelihood"` (default) or `"colide"`.
-#' @param refine `"ges"` (default): after the continuous optimization, refine
-#'   the learned equivalence class on the decomposable score (see
-#'   [score_dag()]) with the penalty of `calm_control(penalty_discount)`
-#'   (by default chosen from the data, see [select_penalty()]): moves of greedy equivalence search, an order search
-#'   (BOSS) and, up to 20 variables, the exact optimum (see Details).
+#' @param refine `"ges"` (default): after the continuous optimization,
+#'   refine the learned graph on the decomposable score ([score_dag()]) with
+#'   the penalty of `calm_control(penalty_discount)` (see Details).
 #'   `"none"`: the paper's CALM, unchanged.
-#' @param control Hyperparameters: the result of [calm_control()], or a list
+#' @param control Hyperparameters: the result of [calm_control()] (default), or a list
 #'   of its arguments.
-#' @param restarts Number of independently seeded fits; the one with the
-#'   smallest final objective (the score of its refitted DAG plus
-#'   `lambda1` times its number of edges) is returned. Restarts run through
-#'   [future.apply::future_lapply()], so `future::plan()` decides where
-#'   (sequentially by default); results do not depend on the plan. Progress
-#'   over restarts is signalled with progressr.
-#' @param verbose Show a progress bar for each round (its number, `rho`,
-#'   `h` after the previous round and the share of the round's steps done)
-#'   for `restarts = 1`, a progress bar over the components when the fit is
-#'   split by the components of the moral graph (see Details), and a
-#'   progress bar over the restarts for `restarts > 1` (these two through
-#'   progressr, with the user's handlers when set).
+#' @param restarts Number of independently seeded fits (default 1); the one
+#'   with the smallest final objective is returned. Restarts run through
+#'   [future.apply::future_lapply()]; results do not depend on the plan.
+#' @param verbose Show progress (default `interactive()`): a bar per round
+#'   for one restart, over the components when the fit is split, over the
+#'   restarts otherwise (through progressr, with the user's handlers).
 #' @param ... Control parameters overriding those in `control`, e.g.
 #'   `calm(x, iter_per_round = 5000)`. bnlearn's `whitelist` and `blacklist`
 #'   are accepted here too and read as
 #'   `knowledge = background_knowledge(required = whitelist, forbidden =
 #'   blacklist)`.
-#' @param alpha Significance level of IAMB's Fisher-z tests when the moral
-#'   graph is estimated with IAMB (see [estimate_moral_graph()]).
+#' @param alpha Significance level of IAMB's Fisher-z tests (default 0.01)
+#'   when the moral graph is estimated with IAMB ([estimate_moral_graph()]).
 #' @param knowledge Background knowledge: required and forbidden directed
 #'   edges and tiers, from [background_knowledge()] (or a list of its
 #'   arguments). A forbidden entry is never free; a required one is always
@@ -196,12 +132,11 @@
 #'   with an error; `"complete"` (or `"omit"`, as in [stats::na.omit()])
 #'   uses the complete rows only and says how many rows were dropped (the
 #'   number is kept in `fit$na_dropped`).
-#' @param seed The integer seeds of the restarts' continuous phase, one per
-#'   restart, each a whole number between 0 and `.Machine$integer.max`.
-#'   `NULL` (default) draws them from R's random numbers, so that
-#'   [set.seed()] reproduces a fit; a seed reported in `fit$seed` or
-#'   `fit$restarts$seed` reproduces that restart. (With `refine = "ges"` the
-#'   order search's random starts still come from R's random numbers.)
+#' @param seed Integer seeds of the restarts' continuous phase, one per
+#'   restart, each between 0 and `.Machine$integer.max`. `NULL` (default)
+#'   draws them from R's random numbers, so that [set.seed()] reproduces a
+#'   fit; `fit$seed` or `fit$restarts$seed` reproduces a restart. The order
+#'   search's random starts always come from R's random numbers.
 #' @return An object of class `calm_fit`: a list with the learned DAG
 #'   (`amat`, 0/1; `dag`, igraph with weights), its CPDAG (`cpdag`,
 #'   `cpdag_amat`), weights `B` (least-squares refit) and `B_raw` (`A * P`),

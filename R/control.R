@@ -3,148 +3,91 @@
 #' Hyperparameters of CALM
 #'
 #' Collects and checks the tuning parameters of [calm()]. Most defaults are
-#' those of the paper (Appendix A.2-A.3, A.5): Gumbel-sigmoid gates with
-#' temperature 0.5, sparsity weight 0.005, Adam with learning rate 0.001,
-#' and a quadratic-penalty schedule that starts at `rho = 1e-5` and ends once
-#' the acyclicity function of the deterministic gate is below `1e-8` or the
-#' learned graph has settled. The length of the schedule's rounds is set by
-#' `schedule`:
-#' - `"long"`: the paper's 40,000 steps a round with `rho` multiplied by 3
-#'   between rounds (with `early_stop = TRUE`, rounds that have stopped making
-#'   progress end early). [calm()] runs it when no refinement follows
-#'   (`refine = "none"`), and `early_stop = FALSE` runs it in full: the
-#'   paper's schedule.
-#' - `"short"`: 3,000 steps a round, `rho` multiplied by 10, and the schedule
-#'   ends once `h < 1e-3` (`h_tol`), or earlier once the thresholded graph is
-#'   acyclic and unchanged for `settle_rounds` rounds with `h < 0.01`.
-#'   [calm()] runs it when the
-#'   refinement follows (the default), because the continuous phase then only
-#'   has to land in the right basin. On 10 30-node ER4 graphs (n = 1000,
-#'   seeds 9911-9920) the refined graphs scored exactly the same as after the
-#'   long schedule on all 10, with the same SHD of CPDAG (4.0 +/- 2.0), in
-#'   12 times fewer steps (55,000 against 668,000); see
-#'   `inst/bench/tune_schedule.R` and the vignette for 50- and 100-node
-#'   graphs. Without the refinement it leaves more cycles to the final
-#'   repair, which is why `refine = "none"` keeps the long schedule. Ending
-#'   at `h < 1e-3` rather than the paper's `1e-8` matters on large graphs,
-#'   where edges that later rounds slowly prune keep the graph from settling
-#'   and `rho` grew to `1e39` (all 45 rounds) on a 200-node ER1 graph: on 20
-#'   fresh graphs (100-node ER1 and 50-node ER4, n = 1000, seeds
-#'   44001-44010) the refined graphs scored exactly the same with `h_tol =
-#'   1e-3` as with `1e-8`, in 0.84 and 0.60 times the steps.
+#' the paper's: Gumbel-sigmoid gates with temperature 0.5, sparsity weight
+#' 0.005, Adam with learning rate 0.001, and a quadratic-penalty schedule for
+#' the acyclicity constraint that starts at `rho = 1e-5`. The length of the
+#' schedule's rounds is set by `schedule`:
+#' - `"long"`: the paper's rounds of 40,000 steps, `rho` multiplied by 3
+#'   between rounds, until `h < 1e-8`. [calm()] runs it when no refinement
+#'   follows (`refine = "none"`); with `early_stop = FALSE` every round runs
+#'   in full, which is the paper's schedule.
+#' - `"short"`: rounds of 3,000 steps, `rho` multiplied by 10, until
+#'   `h < 1e-3` or until the thresholded graph is acyclic and unchanged for
+#'   `settle_rounds` rounds with `h < 0.01`. [calm()] runs it when the
+#'   refinement follows (the default), which decides the final edges.
 #'
 #' Any of `iter_per_round`, `rho_mult`, `check_every`, `patience`, `h_tol`
-#' and `h_settle` given explicitly is kept under either schedule.
+#' and `h_settle` given explicitly is kept under either schedule. The
+#' measurements behind the defaults are listed in the package's
+#' `bench/README.md` (`system.file("bench", "README.md", package = "calm")`).
 #'
-#' @param lambda1 Weight of the (approximate) l0 penalty: the sum of the
-#'   gates (`gate = "gumbel"`), of the gates' probabilities of being open
-#'   (`"stg"`) or of `tanh(tanh_c * |B|)` (`"tanh"`).
-#' @param tau Temperature of the Gumbel-sigmoid gate.
-#' @param rho_init,rho_mult First penalty weight of the hard constraint and
-#'   its factor between rounds (`rho_mult` default: 10 for the short schedule,
-#'   3 for the long one).
-#' @param iter_per_round Adam steps per round (subproblem) of the hard
-#'   constraint (default: 3,000 for the short schedule, 40,000 for the long
-#'   one). Adam's moment estimates restart with each round. Without the
-#'   refinement, shorter rounds let `rho` grow faster than the optimizer can
-#'   follow: below about 10,000 steps true edges start to be pruned together
-#'   with the cycles they are on (e.g. two correlated variables end with no
-#'   edge), and more rounds are needed to push `h` below `h_tol`; the
-#'   refinement repairs such edges.
-#' @param max_rounds Cap on the number of rounds. The paper runs until the
-#'   constraint is met; with the default schedule `rho` reaches
-#'   `1e-5 * 3^44`, about `1e16`, in round 45. Full-length rounds met `h_tol`
-#'   within 12 to 20 rounds (`rho` of `1e1` to `1e4`) on the 2- to 100-node
-#'   problems we ran; early-stopped rounds are shorter, so more of them are
-#'   needed (16 to 21 on 50-node ER1 graphs, where the graph settles before
-#'   `h_tol` is reached, and up to 42 on 50-node ER4 graphs, where the
-#'   paper's schedule itself needed up to 40). A fit that hits the cap is
-#'   reported as not converged.
-#' @param h_tol Tolerance on the acyclicity function `h` of the
-#'   deterministic gate that ends the schedule (default: `1e-3` for the short
+#' @param lambda1 Weight of the approximate l0 penalty (default 0.005): the
+#'   sum of the gates (`gate = "gumbel"`), of the gates' probabilities of
+#'   being open (`"stg"`) or of `tanh(tanh_c * |B|)` (`"tanh"`).
+#' @param tau Temperature of the Gumbel-sigmoid gate (default 0.5).
+#' @param rho_init,rho_mult Penalty weight of the hard constraint in the
+#'   first round (default `1e-5`) and its factor between rounds (default 10
+#'   for the short schedule, 3 for the long one).
+#' @param iter_per_round Adam steps per round of the hard constraint
+#'   (default 3,000 for the short schedule, 40,000 for the long one). Adam's
+#'   moment estimates restart with each round.
+#' @param max_rounds Cap on the number of rounds (default 45); a fit that
+#'   hits it is reported as not converged.
+#' @param h_tol The schedule ends once the acyclicity function `h` of the
+#'   deterministic gate is below this value (default `1e-3` for the short
 #'   schedule, the paper's `1e-8` for the long one).
-#' @param lr Adam's learning rate (its other constants are the usual
-#'   `beta1 = 0.9`, `beta2 = 0.999`, `eps = 1e-8`).
+#' @param lr Adam's learning rate (default `1e-3`; `beta1 = 0.9`,
+#'   `beta2 = 0.999`, `eps = 1e-8`).
 #' @param threshold An entry is an edge when its deterministic gate exceeds
-#'   this value (`"gumbel"`: `sigmoid(U / tau)`; `"stg"`: `clamp(mu, 0, 1)`).
-#' @param lambda2 Weight of `h` with `constraint = "soft"`.
-#' @param soft_iter Adam steps of the single soft-constraint run.
+#'   this value (default 0.5; `"gumbel"`: `sigmoid(U / tau)`; `"stg"`:
+#'   `clamp(mu, 0, 1)`).
+#' @param lambda2 Weight of `h` with `constraint = "soft"` (default 0.1).
+#' @param soft_iter Adam steps of the single soft-constraint run (default
+#'   40,000).
 #' @param init_scale Initial weights `P` are uniform on
-#'   `[-init_scale, init_scale]`.
+#'   `[-init_scale, init_scale]` (default `1e-3`).
 #' @param stg_sigma,stg_init Noise standard deviation and initial mean of the
-#'   stochastic gates (`gate = "stg"`).
-#' @param tanh_c Sharpness `c` of the `tanh(c |B|)` penalty (`gate = "tanh"`).
+#'   stochastic gates of `gate = "stg"` (both default 0.5).
+#' @param tanh_c Sharpness `c` of the `tanh(c |B|)` penalty of
+#'   `gate = "tanh"` (default 15).
 #' @param weight_threshold With `gate = "tanh"` (no gate), an entry is an
-#'   edge when `|B|` exceeds this value (0.1, as for GOLEM and NOTEARS in the
-#'   paper).
+#'   edge when `|B|` exceeds this value (default 0.1, as for GOLEM and
+#'   NOTEARS in the paper).
 #' @param acyclicity `"poly"` (default): `h(A) = tr((I + A / d)^d) - d`;
-#'   `"exp"`: `h(A) = tr(exp(A)) - d`. Here `A` is the gate matrix (or
-#'   `B * B` for `gate = "tanh"`).
-#' @param simd Use the AVX2 build of the computational kernel when the CPU
-#'   supports it (x86-64, GCC builds). It computes the same quantities about
-#'   twice as fast; results agree with the baseline build to rounding error,
-#'   which a long stochastic optimization can amplify, so set `FALSE` to
+#'   `"exp"`: `h(A) = tr(exp(A)) - d`, with `A` the gate matrix (`B * B` for
+#'   `gate = "tanh"`).
+#' @param simd Use the AVX2 build of the kernel when the CPU supports it
+#'   (default `TRUE`). It agrees with the generic build to rounding error,
+#'   which a long stochastic optimization can amplify: set `FALSE` to
 #'   reproduce a fit across machines with and without AVX2.
 #' @param threads Threads for the matrix products of the step kernel
-#'   (default 2): connected components of the moral graph with at least 180
-#'   nodes have each product, and the triangular solve of the likelihood's
-#'   gradient, split by columns among them (on two cores, fits about 1.2
-#'   times faster at 200 nodes, 1.4 times at 500; smaller components gain
-#'   nothing and are left on one thread). The result is the same bit for
-#'   bit for every value, so this is a speed setting only. Use 1 when the
-#'   components of the moral graph are fitted in parallel through a future
-#'   plan, or on a one-core machine.
-#' @param early_stop End a round of the hard constraint before
-#'   `iter_per_round` steps once it has stopped making progress, and the
-#'   schedule once the learned graph has settled (default `TRUE`; `FALSE`
-#'   runs the paper's schedule: every round in full, until `h < h_tol`). Every
-#'   `check_every` steps the objective at the deterministic gate is
-#'   evaluated. The round ends at a check when, over the last `patience`
-#'   checks, (a) the edge set did not change and (b) no gate parameter,
-#'   drifting on at its pace over those checks, would cross the edge
-#'   threshold before the round's last step; and then either (c) `h` is
-#'   already below `h_tol` (the schedule has converged), or (d) the objective
-#'   fell by less than `stop_tol` and `h`, extrapolated log-linearly, would
-#'   not fall below `h_tol` within the round. Condition (b) keeps the long
-#'   rounds in which a cycle is slowly broken: there the objective is flat
-#'   for thousands of steps while a gate on the cycle drifts towards
-#'   closing. Rounds alone lower `h` less than full ones, so more rounds are
-#'   needed to reach `h_tol` (about 29 instead of 15 on ER1 graphs), most of
-#'   them merely pushing `h` from about `1e-6` to `h_tol` while the graph no
-#'   longer changes; early stopping therefore also ends the schedule once the
-#'   graph has settled (`settle_rounds`, `h_settle`). On 10 50-node ER1 graphs
-#'   (population covariance, true moral graph) the default took 2.7 times
-#'   fewer steps than the paper's schedule and learned graphs as good:
-#'   standardized, the same SHD of CPDAG on all 10 graphs (mean 8.0); not
-#'   standardized, the same on 6 of 10 and a mean of 14.7 against 14.8
-#'   (2.8 times fewer steps). On 10 50-node ER4 graphs it took 1.4 times
-#'   fewer steps (mean SHD 116.7 against 119.2): there cycles are broken
-#'   until late, and those rounds run in full. See
-#'   `inst/bench/bench_early_stop.R` and the vignette "Reproducing the
-#'   paper". Rounds shorter than `(patience + 1) * check_every` steps are
-#'   always run in full, and so is the single run of `constraint = "soft"`.
+#'   (default 2), used for connected components of the moral graph with at
+#'   least 180 nodes. The result is the same bit for bit for every value. Use
+#'   1 when components are fitted in parallel through a future plan, or on a
+#'   one-core machine.
+#' @param early_stop End a round before `iter_per_round` steps once it has
+#'   stopped making progress, and the schedule once the learned graph has
+#'   settled (default `TRUE`; `FALSE` runs every round in full until
+#'   `h < h_tol`). Every `check_every` steps the rule looks back over the
+#'   last `patience` checks; the round ends when the edge set did not change,
+#'   no gate parameter, drifting on at its pace, would cross the edge
+#'   threshold before the round's last step, and either `h < h_tol` or the
+#'   objective fell by less than `stop_tol` with `h` not about to reach
+#'   `h_tol` within the round. Rounds shorter than
+#'   `(patience + 1) * check_every` steps, and the single run of
+#'   `constraint = "soft"`, always run in full.
 #' @param settle_rounds,h_settle With `early_stop = TRUE`, the schedule also
-#'   ends (and the fit counts as converged, with `fit$stop == "settled"`) at
-#'   the end of a round when the learned graph has settled: the edge set is
-#'   acyclic and the same as at the end of each of the last `settle_rounds`
-#'   rounds, `h` is below `h_settle`, and no gate parameter, drifting on as
-#'   over the round's last `patience` checks, would cross the edge threshold
-#'   within another `iter_per_round` steps. The result depends on the edge
-#'   set alone (the weights are refitted). Later rounds can still drop an edge
-#'   that the sparsity penalty slowly prunes: with `h_settle = 1e-5`, one of
-#'   20 50-node ER1 fits (standardized or not) kept a spurious edge that a
-#'   later round removed (SHD 11 instead of 9); with the default `1e-6` all 20
-#'   had the same SHD as without settling, in 1.4 times fewer steps.
-#'   `settle_rounds = 0` turns settling off (rounds still end early).
-#'   `h_settle` defaults to `1e-6` for the long schedule (the measurements
-#'   above) and to `0.01` for the short one, where the refinement decides
-#'   the edges the later rounds would still prune.
+#'   ends (converged, `fit$stop == "settled"`) when the edge set is acyclic
+#'   and unchanged over the last `settle_rounds` rounds (default 2; 0 turns
+#'   this off), `h` is below `h_settle` (default `0.01` for the short
+#'   schedule, `1e-6` for the long one) and no gate is about to cross the
+#'   edge threshold.
 #' @param check_every Steps between two checks of the early-stopping rule
-#'   (default: 500 for the short schedule, 1,000 for the long one).
+#'   (default 500 for the short schedule, 1,000 for the long one).
 #' @param patience Number of consecutive checks the rule looks back over
-#'   (default: 3 for the short schedule, 5 for the long one).
-#' @param stop_tol Smallest decrease of the objective (at the deterministic
-#'   gate) over `patience` checks that counts as progress.
+#'   (default 3 for the short schedule, 5 for the long one).
+#' @param stop_tol Smallest decrease of the objective at the deterministic
+#'   gate over `patience` checks that counts as progress (default `1e-4`).
 #' @param penalty_discount The sparsity knob: the penalty discount `k` of the
 #'   BIC that the refinement optimises, `k log(n) / (2 n)` per edge and per
 #'   sample ([bic_lambda()]); larger values give sparser graphs. A number, or
@@ -268,24 +211,17 @@
 #'   reach the truth where the masked search alone missed it (see
 #'   `refine_order_free_starts`).
 #' @param refine_kick_size Variables moved by each kick (default 5).
-#' @param schedule `"short"` or `"long"` (see Description); `NULL` (default)
-#'   lets [calm()] choose: short when the refinement follows, long when it
-#'   does not or with `early_stop = FALSE`. Printed and stored as the
-#'   object's `schedule` attribute.
-#' @param split_components Fit the connected components of the moral graph
-#'   (with the background knowledge) as separate problems (default `TRUE`).
-#'   No directed cycle crosses two components and the score is a sum over
-#'   them, so nothing couples them but the optimizer's schedule: each
-#'   component of two or more variables gets its own fit, with its own number
-#'   of variables `d_k` inside the acyclicity function
-#'   `tr((I + A / d_k)^d_k) - d_k` (still exact), its own rounds and early
-#'   stopping, and its own seed (see [calm()], "Components"); a variable
-#'   alone in its component gets no parents and no fit. The components run
-#'   through [future.apply::future_lapply()], so `future::plan()` can spread
-#'   them over workers. When the moral graph is connected the fit is the
-#'   same as with `FALSE`, bit for bit. `FALSE` fits the whole problem at
-#'   once, with `d` the number of all variables in the acyclicity function,
-#'   as in the paper (the benchmark method `"calm_paper"` does so).
+#' @param schedule `"short"` or `"long"` (see Description); `NULL`
+#'   (default) lets [calm()] choose: short when the refinement follows, long
+#'   when it does not or with `early_stop = FALSE`. Stored as the object's
+#'   `schedule` attribute.
+#' @param split_components Fit each connected component of the moral graph
+#'   (read with the background knowledge) as a problem of its own, with its
+#'   own `d` in the acyclicity function, its own schedule and its own seed
+#'   (default `TRUE`; see [calm()], "Components"). The components run
+#'   through [future.apply::future_lapply()]. A connected moral graph gives
+#'   the same fit either way; `FALSE` fits the whole problem at once, as in
+#'   the paper.
 #' @param ... Must be empty; catches misspelt arguments.
 #' @return An object of class `calm_control`: a named list of the values.
 #' @seealso [calm()]

@@ -91,13 +91,13 @@ order_arg <- function(order, nm, call = parent.frame()) {
 #' than a relative `1e-9`, so that orders whose DAG is the true DAG itself
 #' (equal l1 up to rounding) are not counted.
 #'
-#' @param n_graphs Number of random DAGs.
-#' @param d Number of variables, 2 to 10 (`d!` orders per graph).
-#' @param k Edges per node of the ER graphs (`k * d` edges).
+#' @param n_graphs Number of random DAGs (default 1000).
+#' @param d Number of variables, 2 to 10 (default 8; `d!` orders per graph).
+#' @param k Edges per node of the ER graphs (default 1; `k * d` edges).
 #' @param edges `"exact"` (default, as in the paper: exactly `k * d` edges)
 #'   or `"expected"`; see [simulate_dag()].
 #' @param zero_tol Tolerance on standardized coefficients below which a
-#'   coefficient is not an edge; see the section "Zero tolerance".
+#'   coefficient is not an edge (default `1e-8`); see the section "Zero tolerance".
 #' @param seed Optional integer seed; when given the results are
 #'   reproducible and the global random number stream is left untouched.
 #' @param noise_ratio,weight_range Passed to [simulate_sem()]; `noise_ratio` at most

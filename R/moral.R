@@ -38,10 +38,7 @@
 #' when both do. OR is the default because it is what the authors' code
 #' computes (see below) and because CALM needs recall more than precision:
 #' the optimizer and the refinement can drop a spurious moral edge but never
-#' add a missing one. On seven 20- and 50-node ER1 data sets (n = 1000) the
-#' AND rule's recall of the true moral graph was 0.69-0.96 and the OR rule's
-#' 0.95-1.00, and CALM's mean SHD of CPDAG was 6.1 with AND and 4.6 with OR.
-#' The per-node blankets before this step are kept in the graph attribute
+#' add a missing one. The per-node blankets before this step are kept in the graph attribute
 #' `blankets`.
 #'
 #' **`method = "precision"`** joins `i` and `j` when their partial
@@ -89,10 +86,8 @@
 #' smallest p-value. Its final step is labelled an AND rule, but it first
 #' writes every blanket into both the row and the column of its matrix
 #' (`raw[i, mb] = 1` and `raw[mb, i] = 1`), so the matrix is already symmetric
-#' and what it returns is the OR-rule graph; on a 20-node data set its output
-#' equals `rule = "or"` here and differs from `rule = "and"` in 11 pairs.
-#' (Earlier versions of calm took the label at its word and defaulted to
-#' AND.) It differs in that
+#' and what it returns is the OR-rule graph, the one `rule = "or"` gives
+#' here. It differs in that
 #' * its shrink phase is a single pass over the blanket in order of entry,
 #'   each member tested given the members still present (as in bnlearn, but
 #'   testing the last one too);
@@ -109,7 +104,7 @@
 #'
 #' @param x Data: a numeric matrix or data frame, one column per variable
 #'   (at least 2 columns, no constant column, no missing values). Give
-#'   either `x` or `cov`.
+#'   either `x` or `cov` (default `NULL`).
 #' @param cov A covariance matrix (symmetric, positive definite), used
 #'   instead of data.
 #' @param n Sample size behind `cov`. `NULL` (default) or `Inf` means `cov` is
@@ -126,7 +121,7 @@
 #'   bound, not `max_size`, stops the growth of some blanket, a warning names
 #'   the blankets that may be incomplete.
 #' @param zero_tol For `n = Inf` only: partial correlations with absolute
-#'   value at most `zero_tol` count as zero.
+#'   value at most `zero_tol` (default `1e-8`) count as zero.
 #' @param knowledge Background knowledge ([background_knowledge()]): the two
 #'   ends of every required edge enter each other's blanket first, without a
 #'   test, and are never dropped, so the pair stays in the moral graph

@@ -159,11 +159,11 @@ draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
 #' @param compare `"cpdag"` (default): compare the Markov equivalence
 #'   classes. `"dag"`: compare the graphs as given (a fit's DAG), which
 #'   counts orientations that data cannot decide.
-#' @param side_by_side If `TRUE`, draw the truth (left, with the edges the
+#' @param side_by_side If `TRUE` (default `FALSE`), draw the truth (left, with the edges the
 #'   estimate misses dashed) and the coloured estimate (right) in two panels
 #'   with the same layout, instead of one panel with the missing edges added
 #'   to the estimate.
-#' @param legend Draw a legend below the graph.
+#' @param legend Draw a legend below the graph (default `TRUE`).
 #' @param main Title of the (right-hand) panel; by default it gives the
 #'   number of differing pairs (the SHD).
 #' @param ... Further arguments to igraph's plot method

@@ -84,7 +84,8 @@ bic_lambda <- function(n, discount = 1) {
 #'
 #' @inheritParams bic_lambda
 #' @param d Number of variables (at least 2).
-#' @param gamma Weight of the extended term (0 gives the BIC).
+#' @param gamma Weight of the extended term (default 0.75; 0 gives the
+#'   BIC).
 #' @param discount Penalty discount of the BIC part.
 #' @return A number, with attribute `"discount"` (see Details).
 #' @references Chen, J. and Chen, Z. (2008). Extended Bayesian information

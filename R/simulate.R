@@ -10,7 +10,7 @@
 #' nodes. This is the "ER-k" family of the paper.
 #'
 #' @param d Number of nodes (at least 2).
-#' @param k Expected number of edges per node.
+#' @param k Expected number of edges per node (default 1).
 #' @param edges `"expected"` or `"exact"`: see Description.
 #' @return A 0/1 adjacency matrix (`[i, j] = 1` for `i -> j`) with node names
 #'   `X1`, ..., `Xd`.
@@ -61,14 +61,14 @@ simulate_dag <- function(d, k = 1, edges = c("expected", "exact")) {
 #' @inheritParams simulate_dag
 #' @param n Sample size; `Inf` (default) returns no data, only the population
 #'   covariance (the "infinite sample" setting).
-#' @param weight_range Two numbers `0 < lo < hi`: absolute edge weights are
-#'   uniform on `[lo, hi]` with a random sign.
+#' @param weight_range Two numbers `0 < lo < hi` (default `c(0.5, 2)`):
+#'   absolute edge weights are uniform on `[lo, hi]` with a random sign.
 #' @param noise_ratio Ratio of the largest to the smallest noise variance
-#'   (at least 1).
-#' @param noise_var Optional vector of `d` positive noise variances; overrides
-#'   `noise_ratio`.
-#' @param dag Optional DAG to use instead of drawing one (anything
-#'   [as_amat()] accepts); its nonzero pattern is used, weights are drawn.
+#'   (default 16, at least 1).
+#' @param noise_var Optional vector of `d` positive noise variances
+#'   (default `NULL`, drawn from `noise_ratio`); overrides `noise_ratio`.
+#' @param dag Optional DAG to use instead of drawing one (default `NULL`;
+#'   anything [as_amat()] accepts); its nonzero pattern is used, weights are drawn.
 #' @return An object of class `calm_sem`, a list with
 #'   * `B`: weighted adjacency matrix (`B[i, j]` is the weight of `i -> j`),
 #'   * `dag`: the DAG as igraph with edge attribute `weight`,

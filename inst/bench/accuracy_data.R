@@ -1,3 +1,6 @@
+# Sourced by the accuracy benchmarks after they set `bench_dir`.
+source(file.path(bench_dir, "bench_args.R"))
+
 # One replicate's data for the accuracy benchmarks (bench_accuracy.R,
 # bench_grow_ratio.R), so that the same seed gives the same graph and data in
 # both: the SEM, the arguments a learner takes (`x`, or `cov` for n = Inf),
@@ -17,13 +20,16 @@ accuracy_data <- function(d, k, n, seed) {
 }
 
 # The arguments every accuracy benchmark starts with, `d k n graphs
-# first_seed out.rds`, as variables d, k, n, reps, first and out in the
-# caller's environment; `rest` holds the script's own further arguments.
-accuracy_args <- function(script, more = "", env = parent.frame()) {
-  a <- commandArgs(TRUE)
-  if (length(a) < 6L) stop(sprintf("usage: %s d k n graphs first_seed out.rds %s", script, more))
-  list2env(list(d = as.integer(a[1]), k = as.numeric(a[2]), n = as.numeric(a[3]),
-                reps = as.integer(a[4]), first = as.integer(a[5]), out = a[6], rest = a[-(1:6)]),
-           envir = env)
+# first_seed out.rds` (by position or as d=50 k=4 ...; see bench_args() in
+# bench_args.R), as variables d, k, n, reps, first and out in the caller's
+# environment, then the script's own arguments `more` (a named list of
+# defaults, as bench_args() takes), each as a variable of its name.
+accuracy_args <- function(script, more = list(), env = parent.frame()) {
+  a <- bench_args(c(list(d = NA_integer_, k = NA_real_, n = NA_real_, graphs = NA_integer_,
+                         first_seed = NA_integer_, out = NA_character_), more),
+                  usage = sprintf("Rscript inst/bench/%s d k n graphs first_seed out.rds %s", script,
+                                  paste(sprintf("[%s]", names(more)), collapse = " ")))
+  names(a)[match(c("graphs", "first_seed"), names(a))] <- c("reps", "first")
+  list2env(a, envir = env)
   invisible(NULL)
 }

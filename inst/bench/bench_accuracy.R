@@ -20,8 +20,8 @@ bench_dir <- local({
   if (length(f)) dirname(normalizePath(f)) else "."
 })
 source(file.path(bench_dir, "accuracy_data.R"))
-accuracy_args("bench_accuracy.R", "[methods]")
-methods <- if (length(rest) >= 1) strsplit(rest[1], ",")[[1]] else
+accuracy_args("bench_accuracy.R", list(methods = ""))
+methods <- if (nzchar(methods)) bench_list(methods) else
   c("default", "paper", "ges1", "ges2", "ges4", "pc01", "pc05", "boss", "boss_ebic",
     if (d <= 20) "exact")
 have_pcalg <- requireNamespace("pcalg", quietly = TRUE)
@@ -82,4 +82,4 @@ if ("default" %in% res$method) {
                 sd(dlt, na.rm = TRUE) / sqrt(sum(!is.na(dlt)))))
   }
 }
-saveRDS(res, out)
+bench_save(res, out)

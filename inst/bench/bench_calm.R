@@ -23,13 +23,12 @@
 # other processes, CPU times do not.
 
 suppressPackageStartupMessages(library(calm))
-mode <- if (length(commandArgs(TRUE))) commandArgs(TRUE)[[1]] else "full"
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+a <- bench_args(list(mode = "full", d = "20,50,100"),
+                usage = "Rscript inst/bench/bench_calm.R [steps|full] [d,...]")
+mode <- a$mode
 stopifnot(mode %in% c("steps", "full"))
-ds <- if (length(commandArgs(TRUE)) >= 2L) {
-  as.numeric(strsplit(commandArgs(TRUE)[[2]], ",")[[1]])
-} else {
-  c(20, 50, 100)
-}
+ds <- as.numeric(bench_list(a$d))
 stopifnot(all(ds %in% c(20, 50, 100)))
 
 pytorch_ms <- c(`20` = 0.24, `50` = 0.44, `100` = 1.56)

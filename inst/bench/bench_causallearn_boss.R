@@ -20,11 +20,11 @@ bench_dir <- local({
   if (length(f)) dirname(normalizePath(f)) else "."
 })
 source(file.path(bench_dir, "accuracy_data.R"))
-a <- commandArgs(TRUE)
-if (length(a) < 1L) stop("usage: bench_causallearn_boss.R <causal-learn dir> [python3] [lambda_value]")
-cl_dir <- normalizePath(a[1])
-python <- if (length(a) >= 2L) a[2] else "python3"
-lambda_value <- if (length(a) >= 3L) a[3] else "1"
+a <- bench_args(list(cl_dir = NA_character_, python = "python3", lambda_value = "1"),
+                usage = "Rscript inst/bench/bench_causallearn_boss.R <causal-learn dir> [python3] [lambda_value]")
+cl_dir <- normalizePath(a$cl_dir)
+python <- a$python
+lambda_value <- a$lambda_value
 n <- 1000
 lam <- bic_lambda(n, 2)
 sets <- rbind(data.frame(d = 50, k = 1, seed = 6001:6010), data.frame(d = 20, k = 4, seed = 2001:2010))

@@ -27,13 +27,15 @@
 # the earlier run).
 
 suppressPackageStartupMessages(library(calm))
-args <- commandArgs(trailingOnly = TRUE)
-k <- if (length(args) >= 1L) as.numeric(args[[1]]) else 1
-std <- if (length(args) >= 2L) as.logical(args[[2]]) else TRUE
-n_graphs <- if (length(args) >= 3L) as.integer(args[[3]]) else 10L
-out <- if (length(args) >= 4L && args[[4]] != "-") args[[4]] else NA_character_
-d <- if (length(args) >= 5L) as.integer(args[[5]]) else 50L
-paper_from <- if (length(args) >= 6L) readRDS(args[[6]])$per_graph else NULL
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+a <- bench_args(list(k = 1, standardize = TRUE, n_graphs = 10L, out = "-", d = 50L, paper = ""),
+                usage = "Rscript inst/bench/bench_early_stop.R [k] [standardize] [n_graphs] [out.rds] [d] [paper.rds]")
+k <- a$k
+std <- a$standardize
+n_graphs <- a$n_graphs
+out <- if (a$out != "-") a$out else NA_character_
+d <- a$d
+paper_from <- if (nzchar(a$paper)) readRDS(a$paper)$per_graph else NULL
 if (!is.null(paper_from)) paper_from <- paper_from[paper_from$schedule == "paper", ]
 stopifnot(k > 0, !is.na(std), n_graphs >= 2L, d >= 2L)
 # PyTorch float64 ms per step on this machine kind (issue 6), where known
@@ -114,7 +116,7 @@ if (!is.na(out)) {
                            date = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
                            calm_version = as.character(utils::packageVersion("calm")),
                            pytorch_ms_per_step = unname(pytorch_ms_per_step),
-                           paper_rows_from = if (length(args) >= 6L) basename(args[[6]]))),
+                           paper_rows_from = if (nzchar(a$paper)) basename(a$paper))),
           out)
   cat("results written to", out, "\n")
 }

@@ -12,10 +12,12 @@
 # reps: graphs per setting (default 10); seed: benchmark_methods() seed
 # (default 99001; 88001 was used while developing the starts).
 suppressPackageStartupMessages(library(calm))
-a <- commandArgs(TRUE)
-out <- a[1]
-reps <- if (length(a) >= 2) as.integer(a[2]) else 10L
-seed <- if (length(a) >= 3) as.integer(a[3]) else 99001L
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+a <- bench_args(list(out = NA_character_, reps = 10L, seed = 99001L),
+                usage = "Rscript inst/bench/bench_free_start.R out.rds [reps] [seed]")
+out <- a$out
+reps <- a$reps
+seed <- a$seed
 # the refinement's score of every fit, recorded by the method functions (a
 # sequential plan, the default, runs them in this session)
 scores <- new.env()
@@ -41,7 +43,7 @@ attr(res, "info") <- list(date = format(Sys.time(), tz = "UTC", usetz = TRUE),
                           command = paste("Rscript inst/bench/bench_free_start.R out.rds", reps, seed),
                           seconds = proc.time()[["elapsed"]] - t0,
                           scores = do.call(rbind, scores$rows))
-saveRDS(res, out)
+bench_save(res, out)
 print(format_table(res, metrics = c("shd", "time")))
 sc <- do.call(rbind, scores$rows)
 # the two fits of each graph side by side (the graph's weights identify it)

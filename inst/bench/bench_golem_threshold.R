@@ -20,12 +20,14 @@
 # 0.1,0.2,0.3). Cases with the same graph family share graphs, as in the
 # tables (the replicate seed depends on d, k and the replicate only).
 suppressPackageStartupMessages(library(calm))
-a <- commandArgs(TRUE)
-if (length(a) < 1L) stop("usage: bench_golem_threshold.R out.rds [reps] [cases] [thresholds]")
-out <- a[1]
-reps <- if (length(a) >= 2) as.integer(a[2]) else 10L
-cases <- if (length(a) >= 3) strsplit(a[3], ",")[[1]] else c("t6s1", "t6s2", "t4s1", "t4s2")
-thresholds <- if (length(a) >= 4) as.numeric(strsplit(a[4], ",")[[1]]) else c(0.1, 0.2, 0.3)
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+a <- bench_args(list(out = NA_character_, reps = 10L, cases = "t6s1,t6s2,t4s1,t4s2",
+                     thresholds = "0.1,0.2,0.3"),
+                usage = "Rscript inst/bench/bench_golem_threshold.R out.rds [reps] [cases] [thresholds]")
+out <- a$out
+reps <- a$reps
+cases <- bench_list(a$cases)
+thresholds <- as.numeric(bench_list(a$thresholds))
 
 all_cases <- data.frame(
   case = c("t4s1", "t4s2", "t6s1", "t6s2", "t5s1", "t5s3"),
@@ -109,5 +111,5 @@ out_obj <- list(per_graph = res, summary = do.call(rbind, summary_rows),
                                             paste(cases, collapse = ","),
                                             paste(thresholds, collapse = ",")),
                             seconds = proc.time()[["elapsed"]] - t0))
-saveRDS(out_obj, out)
+bench_save(out_obj, out)
 cat(sprintf("\n%.0f s in all\n", out_obj$meta$seconds))

@@ -22,9 +22,9 @@ bench_dir <- local({
   if (length(f)) dirname(normalizePath(f)) else "."
 })
 source(file.path(bench_dir, "accuracy_data.R"))
-accuracy_args("bench_grow_ratio.R", "[ratios] [methods]")
-ratios <- if (length(rest) >= 1) as.numeric(strsplit(rest[1], ",")[[1]]) else c(1, 0.5)
-methods <- if (length(rest) >= 2) strsplit(rest[2], ",")[[1]] else c("calm", "boss")
+accuracy_args("bench_grow_ratio.R", list(ratios = "1,0.5", methods = "calm,boss"))
+ratios <- as.numeric(bench_list(ratios))
+methods <- bench_list(methods)
 rows <- list()
 start_rows <- list()
 for (r in seq_len(reps)) {

@@ -14,8 +14,8 @@
 # not used by these code paths).
 
 library(calm)
-args <- commandArgs(trailingOnly = TRUE)
-big <- !("small" %in% args)
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+big <- bench_args(list(size = "all"), usage = "Rscript inst/bench/bench_iamb.R [small]")$size != "small"
 
 timed <- function(expr, reps = 1L) {
   expr <- substitute(expr)

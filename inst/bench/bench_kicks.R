@@ -19,9 +19,8 @@ bench_dir <- local({
   if (length(f)) dirname(normalizePath(f)) else "."
 })
 source(file.path(bench_dir, "accuracy_data.R"))
-accuracy_args("bench_kicks.R", "[kicks] [best]")
-kicks <- if (length(rest) >= 1) as.integer(rest[1]) else 20L
-long <- length(rest) >= 2 && as.logical(rest[2])
+accuracy_args("bench_kicks.R", list(kicks = 20L, best = FALSE))
+long <- best
 
 best_known <- function(dat, seed) {
   set.seed(seed + 7L)

@@ -23,12 +23,14 @@
 # (default "NULL": estimated by IAMB); input: "data" (default; calm(x)) or
 # "cov" (calm(cov = , n = 1000): no copies of the data, so the peak is the
 # part that grows with d^2). Linux only (reads /proc).
-a <- commandArgs(TRUE)
-out <- if (length(a) >= 1 && nzchar(a[1])) a[1] else NA
-ds <- if (length(a) >= 2) as.numeric(strsplit(a[2], ",")[[1]]) else c(100, 200, 400)
-refines <- if (length(a) >= 3) strsplit(a[3], ",")[[1]] else c("none", "ges")
-moral <- if (length(a) >= 4) a[4] else "NULL"
-input <- if (length(a) >= 5) a[5] else "data"
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+a <- bench_args(list(out = "", d = "100,200,400", refine = "none,ges", moral = "NULL", input = "data"),
+                usage = "Rscript inst/bench/bench_memory.R [out.csv] [d,...] [refine,...] [moral] [input]")
+out <- if (nzchar(a$out)) a$out else NA
+ds <- as.numeric(bench_list(a$d))
+refines <- bench_list(a$refine)
+moral <- a$moral
+input <- a$input
 
 child <- '
 suppressPackageStartupMessages(library(calm))

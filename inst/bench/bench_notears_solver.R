@@ -21,13 +21,15 @@
 # R's L-BFGS-B through optim() with the iteration cap that
 # notears_control() uses.
 suppressPackageStartupMessages(library(calm))
-a <- commandArgs(TRUE)
-out <- a[1]
-reps <- if (length(a) >= 2) as.integer(strsplit(a[2], ",")[[1]]) else 1:3
-notears_dir <- if (length(a) >= 3 && nzchar(a[3])) normalizePath(a[3]) else NULL
-k <- if (length(a) >= 4) as.numeric(a[4]) else 4
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+a <- bench_args(list(out = NA_character_, reps = "1,2,3", notears_dir = "", k = 4, solvers = "lbfgspp,optim"),
+                usage = "Rscript inst/bench/bench_notears_solver.R out.rds [reps] [notears_dir] [k] [solvers]")
+out <- a$out
+reps <- as.integer(bench_list(a$reps))
+notears_dir <- if (nzchar(a$notears_dir)) normalizePath(a$notears_dir) else NULL
+k <- a$k
 if (!k %in% c(1, 4)) stop("k must be 1 or 4")
-solvers <- if (length(a) >= 5) strsplit(a[5], ",")[[1]] else c("lbfgspp", "optim")
+solvers <- bench_list(a$solvers)
 if (!all(solvers %in% c("lbfgspp", "optim"))) stop("solvers must be lbfgspp and/or optim")
 
 setting <- calm:::settings_arg(data.frame(n = 1000, d = 50, k = k, standardized = FALSE))
@@ -110,7 +112,7 @@ attr(res, "info") <- list(date = format(Sys.time(), tz = "UTC", usetz = TRUE),
                                           paste(reps, collapse = ","),
                                           if (!is.null(notears_dir)) "NOTEARS_DIR" else "''", k,
                                           paste(solvers, collapse = ",")))
-saveRDS(res, out)
+bench_save(res, out)
 num <- vapply(res, is.numeric, logical(1))
 mean_se <- function(v) sprintf("%.1f +/- %.1f", mean(v), stats::sd(v) / sqrt(length(v)))
 print(vapply(res[num & names(res) != "rep"], mean_se, ""))

@@ -5,9 +5,11 @@
 # graph as calm's refinement used them).
 #   Rscript inst/bench/bench_optimum.R [problems] [first_seed]
 suppressMessages(library(calm))
-a <- commandArgs(TRUE)
-reps <- if (length(a) >= 1) as.integer(a[1]) else 60L
-first <- if (length(a) >= 2) as.integer(a[2]) else 1L
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+a <- bench_args(list(problems = 60L, first_seed = 1L),
+                usage = "Rscript inst/bench/bench_optimum.R [problems] [first_seed]")
+reps <- a$problems
+first <- a$first_seed
 rows <- list()
 for (r in seq_len(reps)) {
   seed <- first + r - 1L

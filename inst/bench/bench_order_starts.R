@@ -11,11 +11,13 @@
 # reps: graphs per setting (default 10); starts: the alternative number of
 # starts (default 30); seed: benchmark_methods() seed (default 77001).
 suppressPackageStartupMessages(library(calm))
-a <- commandArgs(TRUE)
-out <- a[1]
-reps <- if (length(a) >= 2) as.integer(a[2]) else 10L
-starts <- if (length(a) >= 3) as.integer(a[3]) else 30L
-seed <- if (length(a) >= 4) as.integer(a[4]) else 77001L
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+a <- bench_args(list(out = NA_character_, reps = 10L, starts = 30L, seed = 77001L),
+                usage = "Rscript inst/bench/bench_order_starts.R out.rds [reps] [starts] [seed]")
+out <- a$out
+reps <- a$reps
+starts <- a$starts
+seed <- a$seed
 more <- function(cov, n, standardize, sem) {
   calm(cov = cov, n = n, standardize = standardize,
        moral = if (is.finite(n)) NULL else moral_graph(sem$B),
@@ -34,7 +36,7 @@ attr(res, "info") <- list(date = format(Sys.time(), tz = "UTC", usetz = TRUE),
                           command = paste("Rscript inst/bench/bench_order_starts.R out.rds", reps,
                                           starts, seed),
                           seconds = proc.time()[["elapsed"]] - t0)
-saveRDS(res, out)
+bench_save(res, out)
 print(format_table(res, metrics = c("shd", "time")))
 for (s in split(res, list(res$d, res$k, res$n), drop = TRUE)) {
   a0 <- s[s$method == "default", ]

@@ -11,11 +11,13 @@
 # 3 (50 ER4), 5 (100 ER1) (default all three). Prints the mean SHD of CPDAG
 # per alpha and setting and stores the rows.
 suppressPackageStartupMessages(library(calm))
-a <- commandArgs(TRUE)
-out <- a[1]
-reps <- if (length(a) >= 2) as.integer(a[2]) else 10L
-alphas <- if (length(a) >= 3) as.numeric(strsplit(a[3], ",")[[1]]) else c(1e-4, 1e-3, 0.01, 0.05)
-which_settings <- if (length(a) >= 4) as.integer(strsplit(a[4], ",")[[1]]) else c(1L, 3L, 5L)
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+a <- bench_args(list(out = NA_character_, reps = 10L, alphas = "1e-4,1e-3,0.01,0.05", settings = "1,3,5"),
+                usage = "Rscript inst/bench/bench_pc_alpha.R out.rds [reps] [alphas] [settings]")
+out <- a$out
+reps <- a$reps
+alphas <- as.numeric(bench_list(a$alphas))
+which_settings <- as.integer(bench_list(a$settings))
 
 all_settings <- data.frame(id = c(1L, 3L, 5L), d = c(50, 50, 100), k = c(1, 4, 1), n = 1000,
                            standardized = TRUE)
@@ -32,5 +34,5 @@ attr(res, "info") <- list(date = format(Sys.time(), tz = "UTC", usetz = TRUE),
                                           paste(alphas, collapse = ","),
                                           paste(which_settings, collapse = ",")),
                           seconds = proc.time()[["elapsed"]] - t0)
-saveRDS(res, out)
+bench_save(res, out)
 print(format_table(res, metrics = c("shd", "precision", "recall")))

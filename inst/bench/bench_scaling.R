@@ -15,13 +15,16 @@
 # penalty discount 2 and 4) (default "default"); first_seed: default 9001 (graph r of a setting uses
 # first_seed + r - 1). Times are wall clock on the machine as it is; run it
 # on an otherwise idle machine.
-a <- commandArgs(TRUE)
-out <- a[1]
-graphs <- if (length(a) >= 2) as.integer(a[2]) else 3L
-ds <- if (length(a) >= 3) as.numeric(strsplit(a[3], ",")[[1]]) else c(50, 100, 200, 500)
-ks <- if (length(a) >= 4) as.numeric(strsplit(a[4], ",")[[1]]) else c(1, 4)
-methods <- if (length(a) >= 5) strsplit(a[5], ",")[[1]] else "default"
-first <- if (length(a) >= 6) as.integer(a[6]) else 9001L
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+a <- bench_args(list(out = NA_character_, graphs = 3L, d = "50,100,200,500", k = "1,4",
+                     methods = "default", first_seed = 9001L),
+                usage = "Rscript inst/bench/bench_scaling.R out.rds [graphs] [d,...] [k,...] [methods] [first_seed]")
+out <- a$out
+graphs <- a$graphs
+ds <- as.numeric(bench_list(a$d))
+ks <- as.numeric(bench_list(a$k))
+methods <- bench_list(a$methods)
+first <- a$first_seed
 
 # One fit in a child process: prints one line "key=value;..." that the
 # parent parses.
@@ -79,9 +82,8 @@ for (k in ks) for (d in ds) for (r in seq_len(graphs)) for (m in methods) {
               v[["peak_mb"]]))
   res_df <- do.call(rbind, rows)
   attr(res_df, "info") <- list(date = format(Sys.Date()), R = R.version.string,
-                               command = paste("Rscript inst/bench/bench_scaling.R",
-                                               paste(a, collapse = " ")))
-  saveRDS(res_df, out, version = 2)
+                               command = bench_command())
+  bench_save(res_df, out)
 }
 res <- do.call(rbind, rows)
 msd <- function(v) sprintf("%.1f +/- %.1f", mean(v), sd(v) / sqrt(length(v)))

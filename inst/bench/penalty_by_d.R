@@ -7,13 +7,16 @@
 # e.g. Rscript inst/bench/penalty_by_d.R out.rds 10 12001 20:4,50:1,50:4,100:1,200:1 1,2,3,4
 # n defaults to 1000; exact_max_d to 0 (boss() everywhere).
 suppressMessages(library(calm))
-a <- commandArgs(TRUE)
-out <- a[1]; graphs <- as.integer(a[2]); first <- as.integer(a[3])
-cases <- lapply(strsplit(strsplit(a[4], ",")[[1]], ":"), as.numeric)
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+a <- bench_args(list(out = NA_character_, graphs = NA_integer_, first_seed = NA_integer_,
+                     cases = NA_character_, discounts = "1,2,3,4", exact_max_d = 0),
+                usage = "Rscript inst/bench/penalty_by_d.R out.rds graphs first_seed d:k[:n],... [discounts] [exact_max_d]")
+out <- a$out; graphs <- a$graphs; first <- a$first_seed
+cases <- lapply(strsplit(bench_list(a$cases), ":"), as.numeric)
 # a discount "ebic" stands for calm's default, the extended BIC
 # (ebic_lambda(n, d), gamma 0.75), as the discount it equals at (d, n)
-discounts <- if (length(a) >= 5) strsplit(a[5], ",")[[1]] else c("1", "2", "3", "4")
-exact_max_d <- if (length(a) >= 6) as.numeric(a[6]) else 0
+discounts <- bench_list(a$discounts)
+exact_max_d <- a$exact_max_d
 rows <- list()
 for (cs in cases) for (r in seq_len(graphs)) {
   d <- cs[1]; k <- cs[2]; n <- if (length(cs) >= 3) cs[3] else 1000
@@ -33,8 +36,8 @@ for (cs in cases) for (r in seq_len(graphs)) {
       seconds = proc.time()[["elapsed"]] - t0)
   }
   res <- do.call(rbind, rows)
-  attr(res, "info") <- list(date = format(Sys.Date()), command = paste("Rscript inst/bench/penalty_by_d.R", paste(a, collapse = " ")))
-  saveRDS(res, out, version = 2)
+  attr(res, "info") <- list(date = format(Sys.Date()), command = bench_command())
+  bench_save(res, out)
 }
 res <- do.call(rbind, rows)
 msd <- function(v) sprintf("%.1f +/- %.1f", mean(v), sd(v) / sqrt(length(v)))

@@ -125,27 +125,6 @@ realistic_losses <- function(res) {
   out
 }
 
-# The README's ER settings before and after the penalty chosen from the
-# data: calm's default as stored in inst/extdata/accuracy_<tag>.rds (the
-# extended BIC; method "default", the last run per seed) against the same
-# seeds rerun with the current default (accuracy_cv_<tag>.rds), paired. No
-# times: the two runs were on different machines under different loads.
-penalty_change_table <- function(tags) {
-  rd <- function(f) readRDS(system.file("extdata", f, package = "calm"))
-  rows <- lapply(names(tags), function(tag) {
-    old <- rd(paste0("accuracy_", tag, ".rds"))
-    old <- old[old$method == "default", ]
-    old <- old[!duplicated(old$seed, fromLast = TRUE), c("seed", "shd")]
-    new <- rd(paste0("accuracy_cv_", tag, ".rds"))
-    new <- new[new$method == "default", c("seed", "shd")]
-    m <- merge(old, new, by = "seed")
-    data.frame(setting = tags[[tag]], graphs = nrow(m),
-               before = mean_se(m$shd.x), now = mean_se(m$shd.y),
-               difference = mean_se(m$shd.y - m$shd.x), stringsAsFactors = FALSE)
-  })
-  do.call(rbind, rows)
-}
-
 # calm's mean time per cell divided by that of `other` (a method name), over
 # the data sets where both ran (paired), as a named vector over the cells.
 time_ratios <- function(res, other) {

@@ -5,10 +5,12 @@
 # on seeds 1001-1010 and checked on 2001-2010.
 #   Rscript inst/bench/tune_refine.R [first_seed] [graphs] [out.rds]
 suppressMessages(library(calm))
-args <- commandArgs(TRUE)
-first <- if (length(args) >= 1) as.integer(args[1]) else 1001L
-reps <- if (length(args) >= 2) as.integer(args[2]) else 10L
-out <- if (length(args) >= 3) args[3] else NULL
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+a <- bench_args(list(first_seed = 1001L, graphs = 10L, out = ""),
+                usage = "Rscript inst/bench/tune_refine.R [first_seed] [graphs] [out.rds]")
+first <- a$first_seed
+reps <- a$graphs
+out <- if (nzchar(a$out)) a$out else NULL
 settings <- list(list(d = 20, k = 1), list(d = 50, k = 1), list(d = 20, k = 4))
 n <- 1000
 rows <- list()

@@ -7,10 +7,13 @@
 # joined by "+", e.g. "default,iter_per_round=5000+rho_mult=10"; a bare
 # number is iter_per_round (default "40000,10000,5000").
 suppressMessages(library(calm))
-a <- commandArgs(TRUE)
-d <- as.integer(a[1]); k <- as.numeric(a[2]); reps <- as.integer(a[3])
-first <- as.integer(a[4]); out <- a[5]
-specs <- if (length(a) >= 6) strsplit(a[6], ",")[[1]] else c("40000", "10000", "5000")
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+a <- bench_args(list(d = NA_integer_, k = NA_real_, graphs = NA_integer_, first_seed = NA_integer_,
+                     out = NA_character_, candidates = "40000,10000,5000"),
+                usage = "Rscript inst/bench/tune_schedule.R d k graphs first_seed out.rds [candidates]")
+d <- a$d; k <- a$k; reps <- a$graphs
+first <- a$first_seed; out <- a$out
+specs <- bench_list(a$candidates)
 parse_spec <- function(s) {
   if (s == "default") return(list())
   if (grepl("^[0-9.e+]+$", s)) return(list(iter_per_round = as.numeric(s)))

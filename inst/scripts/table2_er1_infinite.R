@@ -9,8 +9,6 @@
 # out_dir defaults to inst/extdata when it exists (else a temporary
 # directory); n_graphs to 10. Results are written after every fit to
 #   table2_er1_infinite.rds          list(per_graph, summary, info)
-#   table2_er1_infinite.csv          one row per graph and setting
-#   table2_er1_infinite_summary.csv  mean and standard error per setting
 # and a run that is interrupted resumes where it stopped.
 #
 # Seeds: graph g (g = 1, ..., n_graphs) is simulate_sem(50, k = 1) after
@@ -92,9 +90,6 @@ for (g in seq_len(n_graphs)) {
                  control = unclass(calm_control(early_stop = FALSE)), n_graphs = n_graphs)
     res <- list(per_graph = rows, summary = summarise(rows), info = info, paper = paper)
     saveRDS(res, rds_file)
-    utils::write.csv(rows, file.path(out_dir, "table2_er1_infinite.csv"), row.names = FALSE)
-    utils::write.csv(res$summary, file.path(out_dir, "table2_er1_infinite_summary.csv"),
-                     row.names = FALSE)
     cat(sprintf("graph %2d %-16s shd %2d precision %.2f recall %.2f rounds %d %5.1f s\n",
                 g, setting, row$shd, row$precision, row$recall, row$rounds, row$seconds))
   }
