@@ -4,10 +4,12 @@
 # own kernel shows up in CI (issue 38: 0.0756 under Haswell/Zen kernels
 # against 0.05 allowed). Ends with the line "kernel KERNEL: N passed, N failed".
 # Usage: bash tools/run-kernel-tests.sh [KERNEL] [all]
-#   KERNEL        an OpenBLAS core type (Haswell, Sandybridge, Zen, ...), or
+#   KERNEL        an OpenBLAS core type (Haswell, Sandybridge, Zen, ...),
+#                 "native" for the kernel OpenBLAS picks for this CPU, or
 #                 "reference" for the reference BLAS and LAPACK of Debian's
 #                 libblas3 and liblapack3 (through LD_PRELOAD)
 #   all           the whole suite, not only the sensitive files
+#   CALM_KERNEL_FILES="test-a.R test-b.R"  other test files instead
 #   CALM_LIB=dir  library holding an installed calm (default: the one
 #                 R CMD check left in calm.Rcheck; otherwise calm is
 #                 installed into a temporary library first).
@@ -16,7 +18,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 kernel="${1:-Haswell}"
-files="test-baselines.R test-score-gradients.R test-loglik.R test-inconsistency.R test-boss.R test-exact.R test-calm-seeded.R test-metrics.R"
+files="${CALM_KERNEL_FILES:-test-baselines.R test-score-gradients.R test-loglik.R test-inconsistency.R test-boss.R test-exact.R test-calm-seeded.R test-metrics.R}"
 if [ "${2:-}" = "all" ]; then files=$(cd tests/testthat && ls test-*.R | tr '\n' ' '); fi
 preload=""
 if [ "$kernel" = "reference" ]; then
@@ -38,13 +40,16 @@ if [ -z "$lib" ]; then
 fi
 cd tests/testthat
 # shellcheck disable=SC2086
-LD_PRELOAD="$preload" OPENBLAS_CORETYPE="$kernel" R_LIBS="$lib${R_LIBS:+:$R_LIBS}" NOT_CRAN=true Rscript -e '
+coretype="$kernel"
+if [ "$kernel" = "native" ] || [ "$kernel" = "reference" ]; then coretype=""; fi
+# shellcheck disable=SC2086
+env ${coretype:+OPENBLAS_CORETYPE="$coretype"} ${preload:+LD_PRELOAD="$preload"} CALM_KERNEL="$kernel" R_LIBS="$lib${R_LIBS:+:$R_LIBS}" NOT_CRAN=true Rscript -e '
   suppressMessages({library(testthat); library(calm)})
-  kernel <- Sys.getenv("OPENBLAS_CORETYPE")
+  kernel <- Sys.getenv("CALM_KERNEL")
   blas <- extSoftVersion()[["BLAS"]]
   if (nzchar(Sys.getenv("LD_PRELOAD"))) blas <- paste(blas, "with LD_PRELOAD =", Sys.getenv("LD_PRELOAD"))
   cat("BLAS:", blas, if (grepl("openblas", blas, ignore.case = TRUE))
-    paste("with OPENBLAS_CORETYPE =", kernel) else "(not OpenBLAS: the kernel setting has no effect)", "\n")
+    paste("with OPENBLAS_CORETYPE =", Sys.getenv("OPENBLAS_CORETYPE", "(unset)")) else "(not OpenBLAS: the kernel setting has no effect)", "\n")
   r <- do.call(rbind, lapply(commandArgs(TRUE), function(f) {
     d <- as.data.frame(test_file(f, reporter = "summary", stop_on_failure = FALSE))
     data.frame(nb = sum(d$nb), failed = sum(d$failed) + sum(d$error), skipped = sum(d$skipped))
