@@ -300,13 +300,8 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
     lam <- pen[["lambda"]]
     runs <- lapply(runs, function(r) {
       if (verbose) inform_refine(NULL, ncol(sigma), ctrl)
-      ref <- if (is.null(kn)) {
-        refine_dag(r[["amat"]], sigma, mo[["mask"]], lam, ctrl, n = cv[["n"]],
-                   extend = mo[["source"]] == "iamb")
-      } else {
-        refine_dag_knowledge(r[["amat"]], sigma, mask, lam, ctrl, n = cv[["n"]], kn = kn,
-                             extend = mo[["source"]] == "iamb")
-      }
+      ref <- refine_dag(r[["amat"]], sigma, mo[["mask"]], lam, ctrl, n = cv[["n"]],
+                        extend = mo[["source"]] == "iamb", kn = kn)
       r$refine <- ref[["record"]]
       if (verbose) inform_refine(ref[["record"]])
       # the run's refit is of its own graph: kept only if the refinement
@@ -466,7 +461,7 @@ fit_memory_need <- function(d, n_rows = 0, m = NULL, blocks2 = NULL, refine = "g
     if (d >= 2 && d <= ctrl[["refine_exact_max_d"]]) {
       full <- matrix(1, d, d) - diag(d)
       ex <- cpp_exact_search_bytes(full)
-      if (ex <= 2 * 1024^3) bytes <- bytes + ex
+      if (ex <= exact_search_budget) bytes <- bytes + ex
     }
   }
   bytes

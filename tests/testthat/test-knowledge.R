@@ -201,11 +201,13 @@ test_that("the refinement moves only between classes that satisfy the knowledge"
   start[1, 2] <- start[2, 3] <- start[1, 3] <- 1
   cps <- calm:::cpp_dag_to_cpdag(start)
   storage.mode(cps) <- "double"
-  r <- calm:::cpp_ges_refine_knowledge(s, cps, 0.01, full, req, z, FALSE, 100L)
+  opts <- calm:::ges_options(FALSE, 100L)
+  r <- calm:::cpp_ges_refine(s, cps, 0.01, full, opts, req, z)
   expect_equal(r$dag[2, 1], 1)
   expect_equal(sum(r$dag), 1)
-  expect_error(calm:::cpp_ges_refine_knowledge(s, cps * 0, 0.01, full, req, z, FALSE, 100L),
-               "does not satisfy")
+  expect_error(calm:::cpp_ges_refine(s, cps * 0, 0.01, full, opts, req, z), "does not satisfy")
+  # without the knowledge the same moves delete the edge
+  expect_equal(sum(calm:::cpp_ges_refine(s, cps, 0.01, full, opts)$dag), 0)
 })
 
 test_that("CALM's mask: required entries 2, their reverse and forbidden entries 0", {
