@@ -3,6 +3,24 @@
 
 #' Learn a DAG with CALM
 #'
+#' @description
+#' Learns a causal DAG and its CPDAG from data (or a covariance matrix).
+#' Start here:
+#' * Install from a copy of the source:
+#'   `install.packages("path/to/calm", repos = NULL, type = "source")`.
+#' * The one call: `fit <- calm(x)` with `x` a data frame or numeric matrix,
+#'   one column per variable; then `fit`, `as.data.frame(fit)`, `plot(fit)`.
+#' * Which function when: `calm(x)` (the default: CALM, then a refinement on
+#'   the same score); [boss()] for a fast search of many variables or a
+#'   baseline; `calm(x, refine = "none")` for the paper's method as
+#'   published; [exact_search()] for the exact optimum of small problems;
+#'   `knowledge =` ([background_knowledge()]) in any of them for known edges
+#'   or tiers; [bootstrap_edges()] for edge stability.
+#' * The evidence (accuracy, time, choice of defaults) is in the vignettes,
+#'   `browseVignettes("calm")` (*Getting started* first), and in the scripts
+#'   under `system.file("bench", package = "calm")`.
+#'
+#' @details
 #' Fits CALM (Continuous and Acyclicity-constrained L0-penalised likelihood
 #' with estimated Moral graph; Jin, Ng, Zhang and Huang, 2025): a linear
 #' Gaussian structural equation model with non-equal noise variances whose
@@ -190,8 +208,9 @@
 #' @param knowledge Background knowledge: required and forbidden directed
 #'   edges and tiers, from [background_knowledge()] (or a list of its
 #'   arguments). A forbidden entry is never free; a required one is always
-#'   in the graph and outside the sparsity penalty; the refinement keeps
-#'   both. `NULL` (default): none.
+#'   in the graph and outside the sparsity penalty; every step of the
+#'   refinement (GES moves, BOSS, the exact search) obeys both, and tiers.
+#'   `NULL` (default): none.
 #' @param na What to do with missing values in `x`: `"fail"` (default) stops
 #'   with an error; `"complete"` (or `"omit"`, as in [stats::na.omit()])
 #'   uses the complete rows only and says how many rows were dropped (the
