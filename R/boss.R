@@ -56,37 +56,35 @@
 #' @param lambda1 Penalty per edge and per sample. `NULL` (default): the BIC
 #'   with `penalty_discount` for finite `n`, 0.001 for a population
 #'   covariance.
-#' @param starts The number of random start orders, or a list of start
+#' @param starts The number of random start orders (default 10), or a list of start
 #'   orders, each a permutation of the variables (names or column positions).
-#' @param bes Prune each start's graph by backward equivalence search.
+#' @param bes Prune each start's graph by backward equivalence search
+#'   (default `TRUE`).
 #' @param moral Restricts the search to the edges of a moral graph.
 #'   `"none"` (default) allows every pair, as BOSS does. `"iamb"` or
 #'   `"precision"` estimate it (see [estimate_moral_graph()]); a symmetric
 #'   0/1 matrix or an undirected igraph graph is used as given.
-#' @param exact_limit Variables with at most this many candidate parents
-#'   (at most 20) get exact best parent sets; others use grow-shrink trees.
+#' @param exact_limit Variables with at most this many candidate parents (default 14,
+#'   at most 20) get exact best parent sets; others use grow-shrink trees.
 #'   Exact tables take `2^exact_limit` entries per variable.
-#' @param max_sweeps Cap on the passes over the variables from one start.
-#' @param grow_ratio In `[0, 1]`: the grow step of the grow-shrink trees goes
-#'   on adding the best allowed parent while it lowers the fit term by more
-#'   than `grow_ratio * lambda1`, i.e. past the point where the score stops
-#'   improving; both that point's set and the longer one are then pruned by
-#'   the shrink step under the full penalty, and the better is kept. `1`
-#'   (default) is the plain grow-shrink of BOSS. Under a strong penalty the
-#'   plain grow step stops as soon as no single parent pays for itself, even
-#'   where two together would. On 15 50-node ER4 graphs at n = 1000 (seeds
-#'   71001-71015, `lambda1 = ebic_lambda(1000, 50)`) 0.5 made single starts
-#'   end at the best score found 60% of the time against 42%, for about 35%
-#'   more time, but not on every graph (see `refine_grow_ratio` in
-#'   [calm_control()], whose refinement runs its starts with both).
+#' @param max_sweeps Cap on the passes over the variables from one start
+#'   (default 100).
+#' @param grow_ratio In `[0, 1]` (default `1`, the plain grow-shrink of
+#'   BOSS): the grow step of the grow-shrink trees goes on adding the best
+#'   allowed parent while it lowers the fit term by more than
+#'   `grow_ratio * lambda1`, past the point where the score stops improving;
+#'   that set and the plain one are both pruned by the shrink step and the
+#'   better is kept. This finds parents that pay for themselves only
+#'   together, at more time per start (see `refine_control(grow_ratio)`,
+#'   which runs the refinement's starts with both).
 #' @param kicks Number of kicks after the starts (default `0`, BOSS as
 #'   published): each moves `kick_size` variables of the best order found so
 #'   far to random places (R's random number generator) and runs the search
 #'   again from there, alternating the plain grow step and `grow_ratio = 0.5`;
 #'   a better-scoring graph replaces the best one (an iterated local search,
-#'   as in `calm_control(refine_kicks)`). They run after the starts, in one
+#'   as in `refine_control(kicks)`). They run after the starts, in one
 #'   process.
-#' @param kick_size Variables moved by each kick.
+#' @param kick_size Variables moved by each kick (default 5).
 #' @param knowledge Background knowledge from [background_knowledge()] (or a
 #'   list of its arguments), as in [calm()]; `NULL` (default): none. A
 #'   forbidden edge is never chosen as a parent, a required edge is in every

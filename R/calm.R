@@ -67,24 +67,24 @@
 #' are consistent. A second start, greedy equivalence search from the empty
 #' graph, is kept when it scores better. Then best order score search
 #' ([boss()]) runs from CALM's own variable order, the refined graph's order
-#' and random orders (`calm_control(refine_order_starts)`), over every pair
+#' and random orders (`refine_control(order_starts)`), over every pair
 #' up to 250 variables when the moral graph was estimated; with a moral
 #' graph it must keep to (given, or exact), it also starts from the orders
 #' where a search over all pairs ends
-#' (`calm_control(refine_order_free_starts)`). The starts run twice: with
+#' (`refine_control(order_free_starts)`). The starts run twice: with
 #' BOSS's grow-shrink trees and with trees that grow a parent set past the
 #' point where the score stops improving before shrinking it
-#' (`calm_control(refine_grow_ratio)`), which finds parents that pay for
+#' (`refine_control(grow_ratio)`), which finds parents that pay for
 #' themselves only together. Kicks then move a few variables of the best
 #' order to random places and search again from there
-#' (`calm_control(refine_kicks)`). Its best graph is
+#' (`refine_control(kicks)`). Its best graph is
 #' refined by the same moves and kept when it scores better. Up to 20
-#' variables (`calm_control(refine_exact_max_d)`) the refinement ends with the
+#' variables (`refine_control(exact_max_d)`) the refinement ends with the
 #' exact optimum of the score ([exact_search()]), which takes about 2 seconds
 #' at 20 variables. For data the refinement scores with the BIC at a penalty
 #' discount chosen from the data by held-out log-likelihood
 #' (`calm_control(penalty_discount = "cv")`, [select_penalty()]); a number
-#' fixes the discount, and `calm_control(refine_penalty = "ebic")` uses the
+#' fixes the discount, and `refine_control(penalty = "ebic")` uses the
 #' extended BIC ([ebic_lambda()]), as does a covariance with finite `n`.
 #' The penalty used is in `fit$penalty`. For a population covariance it scores with `lambda1` and
 #' also runs Insert moves inside the moral graph, which restore true edges
@@ -183,6 +183,7 @@
 #'   [score_dag()]) with the penalty of `calm_control(penalty_discount)`
 #'   (by default chosen from the data, see [select_penalty()]): moves of greedy equivalence search, an order search
 #'   (BOSS) and, up to 20 variables, the exact optimum (see Details).
+#'   A [refine_control()] object: the same, with those settings.
 #'   `"none"`: the paper's CALM, unchanged.
 #' @param control Hyperparameters: the result of [calm_control()], or a list
 #'   of its arguments.
@@ -284,12 +285,18 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   gate <- match_choice(gate, c("gumbel", "stg", "tanh"), "gate", call = env)
   constraint <- match_choice(constraint, c("hard", "soft"), "constraint", call = env)
   score <- match_choice(score, c("likelihood", "colide"), "score", call = env)
+  refine_settings <- NULL
+  if (inherits(refine, "calm_refine_control")) {
+    refine_settings <- refine
+    refine <- "ges"
+  }
   refine <- match_choice(refine, c("ges", "none"), "refine", call = env)
   restarts <- check_count(restarts, "restarts", min = 1, max = 1e6, call = env)
   check_flag(verbose, "verbose", call = env)
   dots <- list(...)
   knowledge <- bnlearn_lists(dots, knowledge, call = env)
   if (!is.null(names(dots))) dots <- dots[!names(dots) %in% c("whitelist", "blacklist")]
+  if (!is.null(refine_settings)) dots$refine <- refine_settings
   ctrl <- schedule_for_refine(resolve_control(control, dots, call = env), refine)
   seed <- check_seeds(seed, restarts, call = env)
   # the memory guard, before anything of size d x d is allocated

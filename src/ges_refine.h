@@ -59,6 +59,8 @@ struct GesOptions {
   bool forward = false;   // run Insert moves (last, in each pass)
   bool backward = true;   // Delete moves
   bool turning = true;    // Turn moves
+  // the cap of BES inside BOSS (boss.cpp); the refinement's comes from R,
+  // calm_control(refine_max_moves), through cpp_ges_refine()
   int max_moves = 100000;
   double tol = kScoreTol;
   const Knowledge* knowledge = nullptr;  // background knowledge, if any
