@@ -9,10 +9,7 @@ using calm_glue::nonzero;
 
 // [[Rcpp::export(rng = false)]]
 Rcpp::IntegerVector cpp_topological_order(const Eigen::Map<Eigen::MatrixXd> adj) {
-  std::vector<int> ord = calm::topological_order(nonzero(adj));
-  Rcpp::IntegerVector out(ord.size());
-  for (std::size_t k = 0; k < ord.size(); ++k) out[k] = ord[k] + 1;
-  return out;
+  return calm_glue::one_based(calm::topological_order(nonzero(adj)));
 }
 
 // [[Rcpp::export(rng = false)]]
