@@ -17,8 +17,8 @@ cpp_notears_linear <- function(S, lambda1, max_iter, h_tol, rho_max, edge_thresh
     .Call(`_calm_cpp_notears_linear`, S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, solver, report)
 }
 
-cpp_boss <- function(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio, kicks, kick_grow_ratios) {
-    .Call(`_calm_cpp_boss`, cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio, kicks, kick_grow_ratios)
+cpp_boss <- function(cov, allowed, lambda, starts, options, kicks, required = NULL, forbidden = NULL, precedes = NULL) {
+    .Call(`_calm_cpp_boss`, cov, allowed, lambda, starts, options, kicks, required, forbidden, precedes)
 }
 
 cpp_calm_fit <- function(sigma, mask, control, gate, score, constraint, seed, progress, record_checks = FALSE) {
@@ -61,8 +61,8 @@ cpp_ges_best_move <- function(cov, cpdag, type, lambda, allowed) {
     .Call(`_calm_cpp_ges_best_move`, cov, cpdag, type, lambda, allowed)
 }
 
-cpp_ges_refine <- function(cov, cpdag, lambda, allowed, forward, backward, turning, max_moves) {
-    .Call(`_calm_cpp_ges_refine`, cov, cpdag, lambda, allowed, forward, backward, turning, max_moves)
+cpp_ges_refine <- function(cov, cpdag, lambda, allowed, options, required = NULL, forbidden = NULL) {
+    .Call(`_calm_cpp_ges_refine`, cov, cpdag, lambda, allowed, options, required, forbidden)
 }
 
 cpp_topological_order <- function(adj) {
@@ -101,16 +101,12 @@ cpp_data_covariance <- function(x) {
     .Call(`_calm_cpp_data_covariance`, x)
 }
 
-cpp_order_search <- function(sigma, l1_threshold, zero_tol) {
-    .Call(`_calm_cpp_order_search`, sigma, l1_threshold, zero_tol)
+cpp_enumerate_orders <- function(sigma, l1_threshold, zero_tol) {
+    .Call(`_calm_cpp_enumerate_orders`, sigma, l1_threshold, zero_tol)
 }
 
 cpp_regression_dag <- function(sigma, order) {
     .Call(`_calm_cpp_regression_dag`, sigma, order)
-}
-
-cpp_ges_refine_knowledge <- function(cov, cpdag, lambda, allowed, required, forbidden, forward, max_moves) {
-    .Call(`_calm_cpp_ges_refine_knowledge`, cov, cpdag, lambda, allowed, required, forbidden, forward, max_moves)
 }
 
 cpp_knowledge_extension <- function(cpdag, required, forbidden) {

@@ -56,37 +56,44 @@
 #' @param lambda1 Penalty per edge and per sample. `NULL` (default): the BIC
 #'   with `penalty_discount` for finite `n`, 0.001 for a population
 #'   covariance.
-#' @param starts The number of random start orders, or a list of start
+#' @param starts The number of random start orders (default 10), or a list of start
 #'   orders, each a permutation of the variables (names or column positions).
-#' @param bes Prune each start's graph by backward equivalence search.
+#' @param bes Prune each start's graph by backward equivalence search
+#'   (default `TRUE`).
 #' @param moral Restricts the search to the edges of a moral graph.
 #'   `"none"` (default) allows every pair, as BOSS does. `"iamb"` or
 #'   `"precision"` estimate it (see [estimate_moral_graph()]); a symmetric
 #'   0/1 matrix or an undirected igraph graph is used as given.
-#' @param exact_limit Variables with at most this many candidate parents
-#'   (at most 20) get exact best parent sets; others use grow-shrink trees.
+#' @param exact_limit Variables with at most this many candidate parents (default 14,
+#'   at most 20) get exact best parent sets; others use grow-shrink trees.
 #'   Exact tables take `2^exact_limit` entries per variable.
-#' @param max_sweeps Cap on the passes over the variables from one start.
-#' @param grow_ratio In `[0, 1]`: the grow step of the grow-shrink trees goes
-#'   on adding the best allowed parent while it lowers the fit term by more
-#'   than `grow_ratio * lambda1`, i.e. past the point where the score stops
-#'   improving; both that point's set and the longer one are then pruned by
-#'   the shrink step under the full penalty, and the better is kept. `1`
-#'   (default) is the plain grow-shrink of BOSS. Under a strong penalty the
-#'   plain grow step stops as soon as no single parent pays for itself, even
-#'   where two together would. On 15 50-node ER4 graphs at n = 1000 (seeds
-#'   71001-71015, `lambda1 = ebic_lambda(1000, 50)`) 0.5 made single starts
-#'   end at the best score found 60% of the time against 42%, for about 35%
-#'   more time, but not on every graph (see `refine_grow_ratio` in
-#'   [calm_control()], whose refinement runs its starts with both).
+#' @param max_sweeps Cap on the passes over the variables from one start
+#'   (default 100).
+#' @param grow_ratio In `[0, 1]` (default `1`, the plain grow-shrink of
+#'   BOSS): the grow step of the grow-shrink trees goes on adding the best
+#'   allowed parent while it lowers the fit term by more than
+#'   `grow_ratio * lambda1`, past the point where the score stops improving;
+#'   that set and the plain one are both pruned by the shrink step and the
+#'   better is kept. This finds parents that pay for themselves only
+#'   together, at more time per start (see `refine_control(grow_ratio)`,
+#'   which runs the refinement's starts with both).
 #' @param kicks Number of kicks after the starts (default `0`, BOSS as
 #'   published): each moves `kick_size` variables of the best order found so
 #'   far to random places (R's random number generator) and runs the search
 #'   again from there, alternating the plain grow step and `grow_ratio = 0.5`;
 #'   a better-scoring graph replaces the best one (an iterated local search,
-#'   as in `calm_control(refine_kicks)`). They run after the starts, in one
+#'   as in `refine_control(kicks)`). They run after the starts, in one
 #'   process.
-#' @param kick_size Variables moved by each kick.
+#' @param kick_size Variables moved by each kick (default 5).
+#' @param knowledge Background knowledge from [background_knowledge()] (or a
+#'   list of its arguments), as in [calm()]; `NULL` (default): none. A
+#'   forbidden edge is never chosen as a parent, a required edge is in every
+#'   graph the search visits (each order is rearranged so that a required
+#'   parent comes before its child), and a variable never takes a parent
+#'   from a later tier. The pruning by backward equivalence search makes
+#'   only moves whose equivalence class keeps a member that obeys the
+#'   knowledge; `amat` is such a member and the CPDAG is the maximally
+#'   oriented one (see [background_knowledge()]).
 #' @return A `calm_fit` (see [calm()]) with `method = "boss"`: the DAG in
 #'   `amat` (a member of the best class), its CPDAG, least-squares weights
 #'   `B` and noise variances `omega`, and further `score` (the best score,
@@ -95,7 +102,8 @@
 #'   start's score after the order search and after BES, its node moves and
 #'   BES moves, and whether it gave the result), `kicks_improved` (the
 #'   number of kicks that found a better graph) and `moral` (the moral graph
-#'   used, igraph, or `NULL` with `moral = "none"`).
+#'   used, igraph, or `NULL` with `moral = "none"`), and `knowledge` (the
+#'   knowledge as two 0/1 matrices, or `NULL`).
 #' @references Andrews, B., Ramsey, J., Sanchez-Romero, R., Camchong, J. and
 #'   Kummerfeld, E. (2023). Fast scalable and accurate discovery of DAGs
 #'   using the best order score search and grow-shrink trees. *NeurIPS*.
@@ -109,11 +117,15 @@
 #' fit
 #' compare_graphs(fit, sem$B)
 #' fit$starts
+#' # with background knowledge: X1 -> X2 required, X3 -> X1 forbidden
+#' bk <- background_knowledge(required = c("X1", "X2"), forbidden = c("X3", "X1"))
+#' fit_bk <- boss(sem$x, starts = 4, knowledge = bk)
+#' fit_bk$amat[c("X1", "X3"), c("X2", "X1")]
 #' @export
 boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, starts = 10,
                  bes = TRUE, moral = "none", standardize = TRUE, exact_limit = 14,
                  max_sweeps = 100, grow_ratio = 1, kicks = 0, kick_size = 5,
-                 penalty_grid = c(1.5, 2, 2.5, 3, 4), penalty_folds = 5) {
+                 penalty_grid = c(1.5, 2, 2.5, 3, 4), penalty_folds = 5, knowledge = NULL) {
   cl <- match.call()
   env <- environment()
   if (missing(x)) x <- NULL
@@ -132,7 +144,9 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, 
   nm <- colnames(sigma)
   d <- ncol(sigma)
   orders <- start_orders(starts, nm, call = env)
-  mo <- if (identical(moral, "none")) NULL else resolve_moral(moral, sigma, cv$n, call = env)
+  kn <- resolve_knowledge(knowledge, nm, call = env)
+  mo <- if (identical(moral, "none")) NULL else resolve_moral(moral, sigma, cv$n, call = env,
+                                                             knowledge = kn)
   mask <- if (is.null(mo)) matrix(1, d, d) - diag(d) else mo$mask
   storage.mode(mask) <- "double"
   pen <- boss_penalty(lambda1, penalty_discount, penalty_grid, penalty_folds, cv, mask,
@@ -140,10 +154,10 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, 
   lambda1 <- pen$lambda
 
   t0 <- proc.time()[["elapsed"]]
-  r <- boss_run(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio)
+  r <- boss_run(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio, kn = kn)
   # kicks from the best start's order; the starts' record stays the one above
   r <- kick_search(r, sigma, mask, lambda1, max_sweeps, exact_limit, bes, grow_ratio,
-                   kicks, kick_size, c(1, 0.5))
+                   kicks, kick_size, c(1, 0.5), kn = kn)
   elapsed <- proc.time()[["elapsed"]] - t0
 
   amat <- r$dag
@@ -159,7 +173,7 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, 
     converged = TRUE, time = elapsed, call = cl,
     extra = list(penalty = pen, score = r$score, order = nm[r$order], starts = starts_df,
                  kicks_improved = r$kicks_improved,
-                 moral = if (is.null(mo)) NULL else mo$graph,
+                 moral = if (is.null(mo)) NULL else mo$graph, knowledge = kn,
                  data_var = data_variances(x, cov, standardize), data_mean = data_means(x))
   )
 }
@@ -191,7 +205,8 @@ start_orders <- function(starts, nm, call) {
 # Runs the starts in one C++ call, or split between the workers of the
 # current future plan; the best result over all starts (ties: the earlier
 # start) is returned with every start's record.
-boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio) {
+boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio,
+                     kn = NULL) {
   k <- ncol(orders)
   workers <- future::nbrOfWorkers()
   groups <- if (is.finite(workers) && workers > 1L && k > 1L) {
@@ -201,8 +216,8 @@ boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes,
   }
   p <- progressr::progressor(steps = length(groups))
   runs <- future.apply::future_lapply(groups, function(idx) {
-    r <- cpp_boss(sigma, mask, lambda1, orders[, idx, drop = FALSE], max_sweeps, exact_limit, bes,
-                  grow_ratio, no_kicks(), numeric())
+    r <- boss_search(sigma, mask, lambda1, orders[, idx, drop = FALSE], max_sweeps, exact_limit,
+                     bes, grow_ratio, kn = kn)
     p()
     r
   }, future.seed = FALSE, future.packages = "calm")
@@ -210,7 +225,7 @@ boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes,
   for (g in seq_along(groups)) {
     r <- runs[[g]]
     r$best_start <- groups[[g]][r$best_start]
-    if (is.null(best) || r$score < best$score - 1e-10) best <- r
+    if (is.null(best) || r$score < best$score - score_tol) best <- r
   }
   best$starts <- do.call(rbind, lapply(runs, `[[`, "starts"))
   rownames(best$starts) <- NULL
@@ -227,6 +242,16 @@ draw_kicks <- function(d, kicks, size) {
 
 no_kicks <- function() matrix(0L, 0, 0)
 
+# One call of the C++ BOSS (src/rcpp_boss.cpp): the start orders (one per
+# column), its options by name, kicks (see draw_kicks()) and the resolved
+# background knowledge `kn` (NULL: none).
+boss_search <- function(sigma, mask, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio,
+                        kicks = no_kicks(), kick_grow_ratios = numeric(), kn = NULL) {
+  options <- list(max_sweeps = max_sweeps, tol = score_tol, exact_limit = exact_limit, bes = bes,
+                  grow_ratio = grow_ratio, kick_grow_ratios = kick_grow_ratios)
+  cpp_boss(sigma, mask, lambda, starts, options, kicks, kn$required, kn$forbidden, kn$precedes)
+}
+
 # Iterated local search after the starts: `kicks` kicks of `kick_size`
 # variables from the order of `best` (a cpp_boss() result), the search
 # alternating the grow ratios in `ratios` after the first at `grow_ratio`.
@@ -234,13 +259,13 @@ no_kicks <- function() matrix(0L, 0, 0)
 # they score better; `kicks_improved` counts the kicks that found a better
 # graph (0 when `best` is kept).
 kick_search <- function(best, sigma, mask, lambda1, max_sweeps, exact_limit, bes, grow_ratio,
-                        kicks, kick_size, ratios) {
+                        kicks, kick_size, ratios, kn = NULL) {
   best$kicks_improved <- 0L
   if (kicks <= 0) return(best)
   d <- ncol(sigma)
-  kk <- cpp_boss(sigma, mask, lambda1, matrix(best$order, nrow = d), max_sweeps, exact_limit, bes,
-                 grow_ratio, draw_kicks(d, kicks, kick_size), ratios)
-  if (kk$score < best$score - 1e-10) {
+  kk <- boss_search(sigma, mask, lambda1, matrix(best$order, nrow = d), max_sweeps, exact_limit,
+                    bes, grow_ratio, draw_kicks(d, kicks, kick_size), ratios, kn = kn)
+  if (kk$score < best$score - score_tol) {
     best[c("dag", "cpdag", "score", "order")] <- kk[c("dag", "cpdag", "score", "order")]
     best$kicks_improved <- kk$kicks_improved
   }

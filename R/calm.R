@@ -3,12 +3,32 @@
 
 #' Learn a DAG with CALM
 #'
-#' Fits CALM (Jin, Ng, Zhang and Huang, 2025): a linear Gaussian structural
-#' equation model with non-equal noise variances whose graph is searched
-#' inside a moral graph, with an l0 penalty approximated by stochastic gates
-#' and acyclicity enforced by a quadratic-penalty schedule. By default the
-#' learned graph is then refined on the same kind of score (not in the
-#' paper; `refine = "none"` gives the paper's CALM).
+#' @description
+#' Learns a causal DAG and its CPDAG from data (or a covariance matrix).
+#' Start here:
+#' * Install from a copy of the source:
+#'   `install.packages("path/to/calm", repos = NULL, type = "source")`.
+#' * The one call: `fit <- calm(x)` with `x` a data frame or numeric matrix,
+#'   one column per variable; then `fit`, `as.data.frame(fit)`, `plot(fit)`.
+#' * Which function when: `calm(x)` (the default: CALM, then a refinement on
+#'   the same score); [boss()] for a fast search of many variables or a
+#'   baseline, and `boss(x, penalty_discount = "cv")` for networks with many
+#'   weak effects, where it was closer to the truth than `calm(x)` on the
+#'   realistic benchmark (vignette *calm on networks that look like real
+#'   ones*); `calm(x, refine = "none")` for the paper's method as
+#'   published; [exact_search()] for the exact optimum of small problems;
+#'   `knowledge =` ([background_knowledge()]) in any of them for known edges
+#'   or tiers; [bootstrap_edges()] for edge stability.
+#' * The evidence (accuracy, time, choice of defaults) is in the vignettes,
+#'   `browseVignettes("calm")` (*Getting started* first), and in the scripts
+#'   under `system.file("bench", package = "calm")`.
+#'
+#' @details
+#' Fits CALM (Continuous and Acyclicity-constrained L0-penalised likelihood
+#' with estimated Moral graph; Jin, Ng, Zhang and Huang, 2025): a linear
+#' Gaussian structural equation model with non-equal noise variances whose
+#' graph is searched inside a moral graph, with an l0 penalty approximated by
+#' stochastic gates and acyclicity enforced by a quadratic-penalty schedule.
 #'
 #' The model. With the default `gate = "gumbel"` the weighted adjacency
 #' matrix is `B = M * A * P`: `M` the moral graph (0/1, zero diagonal), `P`
@@ -39,8 +59,9 @@
 #' keeps whichever graph scores best. For data the score is the BIC with a
 #' penalty discount chosen from the data (`penalty_discount = "cv"`,
 #' [select_penalty()]); a covariance with finite `n` uses the extended BIC
-#' ([ebic_lambda()]) and a population covariance `lambda1`. The `refine_*`
-#' arguments of [calm_control()] tune it. What it did is in `fit$refine`:
+#' ([ebic_lambda()]) and a population covariance `lambda1`. Its settings
+#' are in [refine_control()] (the `refine_*` names of [calm_control()] still
+#' work). Background knowledge constrains every stage. What it did is in `fit$refine`:
 #' the graphs before (`dag_before`, `cpdag_before`), both scores
 #' (`score_before`, `score_after`), the penalty (`lambda`), the moves made
 #' (`moves`) and the pairs the search could use (`mask`); the penalty used is
@@ -104,9 +125,13 @@
 #' @param constraint `"hard"` (default, quadratic-penalty schedule) or
 #'   `"soft"`.
 #' @param score `"likelihood"` (default) or `"colide"`.
-#' @param refine `"ges"` (default): after the continuous optimization,
-#'   refine the learned graph on the decomposable score ([score_dag()]) with
-#'   the penalty of `calm_control(penalty_discount)` (see Details).
+#' @param refine `"ges"` (default): after the continuous optimization, refine
+#'   the learned equivalence class on the decomposable score (see
+#'   [score_dag()]) with the penalty of `calm_control(penalty_discount)`
+#'   (by default chosen from the data, see [select_penalty()]): moves of
+#'   greedy equivalence search, an order search (BOSS) and, up to 20
+#'   variables, the exact optimum (see Details).
+#'   A [refine_control()] object: the same, with those settings.
 #'   `"none"`: the paper's CALM, unchanged.
 #' @param control Hyperparameters: the result of [calm_control()] (default), or a list
 #'   of its arguments.
@@ -126,8 +151,9 @@
 #' @param knowledge Background knowledge: required and forbidden directed
 #'   edges and tiers, from [background_knowledge()] (or a list of its
 #'   arguments). A forbidden entry is never free; a required one is always
-#'   in the graph and outside the sparsity penalty; the refinement keeps
-#'   both. `NULL` (default): none.
+#'   in the graph and outside the sparsity penalty; every step of the
+#'   refinement (GES moves, BOSS, the exact search) obeys both, and tiers.
+#'   `NULL` (default): none.
 #' @param na What to do with missing values in `x`: `"fail"` (default) stops
 #'   with an error; `"complete"` (or `"omit"`, as in [stats::na.omit()])
 #'   uses the complete rows only and says how many rows were dropped (the
@@ -200,12 +226,18 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   gate <- match_choice(gate, c("gumbel", "stg", "tanh"), "gate", call = env)
   constraint <- match_choice(constraint, c("hard", "soft"), "constraint", call = env)
   score <- match_choice(score, c("likelihood", "colide"), "score", call = env)
+  refine_settings <- NULL
+  if (inherits(refine, "calm_refine_control")) {
+    refine_settings <- refine
+    refine <- "ges"
+  }
   refine <- match_choice(refine, c("ges", "none"), "refine", call = env)
   restarts <- check_count(restarts, "restarts", min = 1, max = 1e6, call = env)
   check_flag(verbose, "verbose", call = env)
   dots <- list(...)
   knowledge <- bnlearn_lists(dots, knowledge, call = env)
   if (!is.null(names(dots))) dots <- dots[!names(dots) %in% c("whitelist", "blacklist")]
+  if (!is.null(refine_settings)) dots$refine <- refine_settings
   ctrl <- schedule_for_refine(resolve_control(control, dots, call = env), refine)
   seed <- check_seeds(seed, restarts, call = env)
   # the memory guard, before anything of size d x d is allocated
@@ -235,13 +267,8 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
     lam <- pen[["lambda"]]
     runs <- lapply(runs, function(r) {
       if (verbose) inform_refine(NULL, ncol(sigma), ctrl)
-      ref <- if (is.null(kn)) {
-        refine_dag(r[["amat"]], sigma, mo[["mask"]], lam, ctrl, n = cv[["n"]],
-                   extend = mo[["source"]] == "iamb")
-      } else {
-        refine_dag_knowledge(r[["amat"]], sigma, mask, lam, ctrl, n = cv[["n"]], kn = kn,
-                             extend = mo[["source"]] == "iamb")
-      }
+      ref <- refine_dag(r[["amat"]], sigma, mo[["mask"]], lam, ctrl, n = cv[["n"]],
+                        extend = mo[["source"]] == "iamb", kn = kn)
       r$refine <- ref[["record"]]
       if (verbose) inform_refine(ref[["record"]])
       # the run's refit is of its own graph: kept only if the refinement
@@ -401,7 +428,7 @@ fit_memory_need <- function(d, n_rows = 0, m = NULL, blocks2 = NULL, refine = "g
     if (d >= 2 && d <= ctrl[["refine_exact_max_d"]]) {
       full <- matrix(1, d, d) - diag(d)
       ex <- cpp_exact_search_bytes(full)
-      if (ex <= 2 * 1024^3) bytes <- bytes + ex
+      if (ex <= exact_search_budget) bytes <- bytes + ex
     }
   }
   bytes

@@ -101,116 +101,15 @@
 #'   (default 1.5, 2, 2.5, 3 and 4) and the number of folds (default 5;
 #'   fewer when the data have fewer than 2 rows per fold, and the extended BIC
 #'   below 4 rows).
-#' @param refine_penalty The score's penalty: `"bic"` (default, with
-#'   `penalty_discount`), `"ebic"` (the extended BIC, [ebic_lambda()] with
-#'   `refine_gamma`), `"lambda1"` (the continuous phase's own penalty) or a
-#'   number (per edge and per sample). For a population covariance (`n =
-#'   Inf`) the refinement scores with `lambda1`.
-#' @param refine_gamma The extended BIC's `gamma` (default 0.75), used with
-#'   `refine_penalty = "ebic"`.
-#' @param refine_forward Also run forward (edge insertion) moves of greedy
-#'   equivalence search, inside the moral graph, after the backward and
-#'   turning moves: `TRUE`, `FALSE` or `"auto"` (default: `TRUE` for a
-#'   population covariance, where greedy equivalence search is consistent and
-#'   the moves repair edges the continuous phase pruned, `FALSE` at finite
-#'   `n`, where in our measurements they lowered the score but added false
-#'   edges on dense graphs).
-#' @param refine_max_moves Cap on the number of refinement moves.
-#' @param refine_order After the equivalence-class moves, search over
-#'   variable orders (default `TRUE`): starting from the refined graph's
-#'   topological order, each variable in turn is moved to the position that
-#'   most improves the score, where for a given order every node takes its best
-#'   parent set among its predecessors inside the moral graph (as in BOSS,
-#'   Andrews et al. 2023). Its result is refined by the equivalence-class moves
-#'   again and kept only if it scores better.
-#' @param refine_empty_start Also run greedy equivalence search (forward,
-#'   backward and turning moves, over all pairs) from the empty graph, add the
-#'   adjacencies it finds to the moral graph for the order search, and
-#'   continue from whichever of its result and the refined CALM graph scores
-#'   better (default `TRUE`). It costs little and protects against a
-#'   continuous phase that ended in a poor basin and against true edges that
-#'   IAMB missed (at n = 1000 it misses some).
-#' @param refine_order_starts Number of starts of the order search (BOSS,
-#'   see [boss()]): CALM's own topological order, the refined graph's, and
-#'   random orders (drawn from R's random numbers) up to this number; each
-#'   start's graph is pruned by backward equivalence search and the best
-#'   result is kept.
-#' @param refine_exact_max_d Up to this many variables (default 20, at most
-#'   25) the refinement ends with the exact optimum of its score
-#'   ([exact_search()], over all pairs when the moral graph was estimated
-#'   with IAMB), taken when it scores better. At 20 variables it takes about
-#'   2 seconds and 100 MB; each further variable doubles both. 0 turns it
-#'   off.
-#' @param refine_order_all_pairs Up to this many variables (default 250) the
-#'   order search considers every pair, not only the moral graph: on 50-node
-#'   ER4 graphs at n = 1000 the IAMB moral graph misses many true edges, and
-#'   the order search from CALM's order restricted to it ended 224 edge marks
-#'   from the truth on a graph where the unrestricted one recovered the truth
-#'   exactly; on a 100-node ER1 graph (seed 9001) the restricted search ended
-#'   at SHD 14, the unrestricted one at 0, for 0.4 s more (about 3 s more at
-#'   200 variables). Above it, the moral graph plus the adjacencies found by the GES
-#'   start are used. The search looks beyond the moral graph (here and in
-#'   the GES start) only when `calm()` estimated it with IAMB; a moral graph
-#'   given by the user, `"precision"` or `"none"` is respected.
-#' @param refine_order_free_starts With a moral graph that the search must
-#'   keep to (given by the user, the exact one of a population covariance, or
-#'   `"precision"`) and at most `refine_order_all_pairs` variables, also start
-#'   the order search from the orders where the same starts end in a search
-#'   over all pairs (default `TRUE`). Only those orders are used; the result
-#'   still keeps to the moral graph. Inside the mask the search's landscape is
-#'   rugged on dense graphs (orders near a true one give graphs that would
-#'   need edges outside it). On 10 50-node ER4 graphs with the true moral
-#'   graph, fits without these starts ended 86.3 +/- 19.1 edge marks from
-#'   the truth at the population covariance and 46.0 +/- 14.0 at n = 1000,
-#'   with them 0.0 +/- 0.0 and 1.3 +/- 0.7, at about twice the time
-#'   (`inst/bench/bench_free_start.R`); sparse graphs were unchanged.
-#' @param refine_exact_limit Nodes with at most this many candidate parents
-#'   in the moral graph get their exact best parent set (a table over all
-#'   subsets); others are found by grow-shrink.
-#' @param refine_grow_ratio In `[0, 1]` (default `0.5`): the order search
-#'   runs its starts twice, with the plain grow-shrink trees of BOSS and with
-#'   trees that grow a parent set while the next parent lowers the fit term
-#'   by more than this fraction of the penalty (past the point where the
-#'   score stops improving) before shrinking it under the full penalty
-#'   (`boss(grow_ratio = )`), and keeps the better result. `1` runs them once,
-#'   plain (calm before this option). For a given order the longer grow step
-#'   never scores worse, but the search's landscape changes, and neither is
-#'   better on every graph: on 15 50-node ER4 graphs at n = 1000 (seeds
-#'   71001-71015) single starts at calm's score ended at the best score found
-#'   60% of the time with 0.5 against 42% plain, yet on one 50-node ER4 graph
-#'   with 222 edges (seed 63001) the plain starts did better (best of 40:
-#'   -172.16 against -171.42 per sample; the true graph scores -172.25) and a
-#'   fit with 0.5 alone ended 318 edge marks from the truth where the plain
-#'   one found it. Hence both. On 20 fresh 50-node ER4 graphs (seeds
-#'   63001-63010 and 66001-66010, `inst/bench/bench_grow_ratio.R`) the
-#'   default ended at a better score than `1` on 5 graphs and a worse one on
-#'   none: 0.1 +/- 0.1 and 2.1 +/- 1.3 edge marks from the truth against
-#'   2.5 +/- 2.4 and 3.4 +/- 1.6, for about 65% more time per fit (17 s
-#'   against 10.5 s, other jobs running). On sparse graphs it changes
-#'   little (100-node ER1, seeds 69001-69010: single starts succeeded 81% of
-#'   the time against 77%). Ratios below 0.5 grow deeper trees and cost more
-#'   time (at 0 about 10 times the time on 50-node ER4).
-#' @param refine_kicks Number of kicks after the order search's starts
-#'   (default 20; `0`: none, calm before this option). A kick moves
-#'   `refine_kick_size` variables of the best order found so far to random
-#'   places and runs the order search (and backward equivalence search)
-#'   again from there, alternating the plain grow step and
-#'   `refine_grow_ratio`; a better-scoring graph replaces the best one
-#'   (an iterated local search). The random places come from R's random
-#'   number generator, so `set.seed()` reproduces them. On a 50-node ER4
-#'   graph with 222 edges at n = 1000 (seed 63001) the ten starts at both
-#'   grow ratios all ended in poor local optima and the fit 54 edge marks
-#'   from the truth; 3 of the 20 kicks found better graphs and the fit ended
-#'   at the truth (`inst/bench/bench_kicks.R`). On 85 other graphs (the
-#'   README's accuracy sets above 20 variables, 50-node ER4 seeds
-#'   84001-84010 and 100-node ER1 85001-85005) they changed no graph; on
-#'   84001-84010 the fits with and
-#'   without them were at the best score known (a search with 60 starts and
-#'   100 kicks). They cost 10-19% more time per fit on 50-node ER4 and
-#'   nothing measurable on 100-node ER1. With a given moral graph they also
-#'   reach the truth where the masked search alone missed it (see
-#'   `refine_order_free_starts`).
-#' @param refine_kick_size Variables moved by each kick (default 5).
+#' @param refine The refinement's settings (used with `calm(refine =
+#'   "ges")`, the default): the result of [refine_control()] or a list of its
+#'   arguments. `NULL` (default): `refine_control()`'s defaults.
+#' @param refine_penalty,refine_gamma,refine_forward,refine_max_moves,refine_order,refine_order_starts,refine_exact_limit,refine_grow_ratio,refine_kicks,refine_kick_size,refine_empty_start,refine_order_all_pairs,refine_order_free_starts,refine_exact_max_d
+#'   The same settings by their earlier names: [refine_control()]'s
+#'   arguments with the prefix `refine_` (`refine_kicks` is
+#'   `refine_control(kicks)`). `NULL` (default) takes the value from
+#'   `refine`; a value given here wins over it. The object stores them under
+#'   these names.
 #' @param schedule `"short"` or `"long"` (see Description); `NULL`
 #'   (default) lets [calm()] choose: short when the refinement follows, long
 #'   when it does not or with `early_stop = FALSE`. Stored as the object's
@@ -242,17 +141,19 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          early_stop = TRUE, check_every = NULL, patience = NULL,
                          stop_tol = 1e-4, settle_rounds = 2, h_settle = NULL,
                          penalty_discount = "cv", penalty_grid = c(1.5, 2, 2.5, 3, 4), penalty_folds = 5,
-                         refine_penalty = "bic", refine_gamma = 0.75,
-                         refine_forward = "auto",
-                         refine_max_moves = 10000, refine_order = TRUE,
-                         refine_order_starts = 10, refine_exact_limit = 14,
-                         refine_grow_ratio = 0.5, refine_kicks = 20, refine_kick_size = 5,
-                         refine_empty_start = TRUE, refine_order_all_pairs = 250,
-                         refine_order_free_starts = TRUE,
-                         refine_exact_max_d = 20, split_components = TRUE, schedule = NULL,
+                         refine = NULL, refine_penalty = NULL, refine_gamma = NULL,
+                         refine_forward = NULL,
+                         refine_max_moves = NULL, refine_order = NULL,
+                         refine_order_starts = NULL, refine_exact_limit = NULL,
+                         refine_grow_ratio = NULL, refine_kicks = NULL, refine_kick_size = NULL,
+                         refine_empty_start = NULL, refine_order_all_pairs = NULL,
+                         refine_order_free_starts = NULL,
+                         refine_exact_max_d = NULL, split_components = TRUE, schedule = NULL,
                          ...) {
   call <- environment()
   check_dots_empty(..., fn = "calm_control", call = call)
+  rf <- merge_refine_settings(refine, mget(paste0("refine_", refine_fields()), envir = call),
+                              call = call)
   auto <- is.null(schedule)
   schedule <- if (auto) {
     if (isTRUE(early_stop)) "short" else "long"
@@ -292,34 +193,16 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
     stop_tol = check_number(stop_tol, "stop_tol", lower = 0, call = call),
     settle_rounds = check_count(settle_rounds, "settle_rounds", min = 0, max = 1000, call = call),
     h_settle = check_number(h_settle, "h_settle", lower = 0, call = call),
-    refine_penalty = check_refine_penalty(refine_penalty, call = call),
-    refine_gamma = check_number(refine_gamma, "refine_gamma", lower = 0, call = call),
+    refine_penalty = rf$refine_penalty,
+    refine_gamma = rf$refine_gamma,
     penalty_discount = check_penalty_discount(penalty_discount, call = call),
     penalty_grid = check_penalty_grid(penalty_grid, call = call),
     penalty_folds = check_penalty_folds(penalty_folds, call = call),
-    refine_forward = if (identical(refine_forward, "auto")) "auto" else
-      check_flag(refine_forward, "refine_forward", call = call),
-    refine_max_moves = check_count(refine_max_moves, "refine_max_moves", min = 0, max = 1e9,
-                                   call = call),
-    refine_order = check_flag(refine_order, "refine_order", call = call),
-    refine_empty_start = check_flag(refine_empty_start, "refine_empty_start", call = call),
-    refine_exact_max_d = check_count(refine_exact_max_d, "refine_exact_max_d", min = 0, max = 25,
-                                     call = call),
-    refine_order_all_pairs = check_count(refine_order_all_pairs, "refine_order_all_pairs", min = 0,
-                                         max = 1e6, call = call),
-    refine_order_free_starts = check_flag(refine_order_free_starts, "refine_order_free_starts",
-                                         call = call),
-    refine_order_starts = check_count(refine_order_starts, "refine_order_starts", min = 1,
-                                      max = 1e4, call = call),
-    refine_exact_limit = check_count(refine_exact_limit, "refine_exact_limit", min = 0, max = 20,
-                                     call = call),
-    refine_grow_ratio = check_number(refine_grow_ratio, "refine_grow_ratio", lower = 0, upper = 1,
-                                     call = call),
-    refine_kicks = check_count(refine_kicks, "refine_kicks", min = 0, max = 1e5, call = call),
-    refine_kick_size = check_count(refine_kick_size, "refine_kick_size", min = 1, max = 1e4,
-                                   call = call),
     split_components = check_flag(split_components, "split_components", call = call)
   )
+  # the refinement's other settings, in their place before split_components
+  ctrl <- append(ctrl, rf[setdiff(names(rf), c("refine_penalty", "refine_gamma"))],
+                 after = length(ctrl) - 1L)
   structure(ctrl, class = "calm_control",
             schedule = list(name = schedule, auto = auto, filled = filled))
 }
@@ -366,9 +249,9 @@ print.calm_control <- function(x, ...) {
 }
 
 # refine_penalty: "bic", "lambda1" or a non-negative number.
-check_refine_penalty <- function(x, call) {
-  if (is.character(x)) return(match_choice(x, c("ebic", "bic", "lambda1"), "refine_penalty", call = call))
-  check_number(x, "refine_penalty", lower = 0, call = call)
+check_refine_penalty <- function(x, arg = "refine_penalty", call) {
+  if (is.character(x)) return(match_choice(x, c("ebic", "bic", "lambda1"), arg, call = call))
+  check_number(x, arg, lower = 0, call = call)
 }
 
 # The control argument of calm(): a calm_control object, or a list of
@@ -407,6 +290,9 @@ resolve_control <- function(control, dots, call = parent.frame()) {
       cli::cli_abort("Control parameter{?s} {.arg {twice}} {?is/are} given more than once.",
                      class = c("calm_error_argument", "calm_error"), call = call)
     }
+    # a refine_control() object in `...` replaces the control's refinement
+    # settings, except those also given by their flat names
+    if ("refine" %in% nm) args[setdiff(grep("^refine_", names(args), value = TRUE), nm)] <- NULL
     args[nm] <- dots
   }
   known <- names(formals(calm_control))

@@ -163,7 +163,7 @@ inconsistency_one <- function(B, sigma, zero_tol) {
   l1_true <- sum(abs(B))
   truth_cpdag <- cpp_dag_to_cpdag(B)
   res <- tryCatch(
-    cpp_order_search(sigma, l1_true * (1 - 1e-9), zero_tol),
+    cpp_enumerate_orders(sigma, l1_true * (1 - 1e-9), zero_tol),
     error = function(e) {
       abort_arg("noise_ratio", "and {.arg weight_range} give a population covariance that is numerically singular ({conditionMessage(e)}).",
                 call = NULL)
@@ -179,7 +179,7 @@ inconsistency_one <- function(B, sigma, zero_tol) {
     share_smaller_l1 = res$n_smaller / res$n_orders,
     l1_true = l1_true,
     l1_min = res$l1_min,
-    # the same rule as the candidates' (cpp_order_search): standardized
+    # the same rule as the candidates' (cpp_enumerate_orders): standardized
     # coefficients above zero_tol
     l0_true = sum(abs(B) * outer(sd, 1 / sd) > zero_tol),
     l0_min = res$l0_at_l1_min,

@@ -8,21 +8,24 @@
 #' users of bnlearn (`whitelist`, `blacklist`) and pcalg (`fixedEdges`,
 #' `fixedGaps`) know: directed edges that must be in the graph, directed
 #' edges that must not, and a temporal order of the variables (tiers).
-#' Pass the result as `knowledge` to [calm()], [exact_search()] or
-#' [estimate_moral_graph()].
+#' Pass the result as `knowledge` to [calm()], [boss()], [exact_search()],
+#' [estimate_moral_graph()] or, through them, [bootstrap_edges()].
 #'
 #' What each learner does with it:
 #' * [calm()]: a forbidden entry `i -> j` is never free (its gate is fixed
 #'   at zero); a required entry is always in the graph: its gate is held open
 #'   and the sparsity penalty does not act on it. The acyclicity constraint
 #'   sees it, so no edge can close a cycle through it. Required edges need a
-#'   gate (`gate = "gumbel"` or `"stg"`). The refinement (`refine = "ges"`)
-#'   only makes moves whose equivalence class has a member with every
-#'   required edge and no forbidden one, and returns such a member; up to
-#'   `calm_control(refine_exact_max_d)` variables it then takes the exact
-#'   optimum under the knowledge, as without it. Its GES start from the empty
-#'   graph and its order search (BOSS) are skipped: they do not carry the
-#'   knowledge.
+#'   gate (`gate = "gumbel"` or `"stg"`). Every stage of the refinement
+#'   (`refine = "ges"`) obeys the knowledge: its GES moves (from CALM's
+#'   graph, and from the graph of the required edges in place of the empty
+#'   graph) go only to equivalence classes with a member that has every
+#'   required edge and no forbidden one; its order search is [boss()] under
+#'   the knowledge; the exact search (up to `refine_exact_max_d` variables)
+#'   takes the optimum over the DAGs that obey it. The fit is such a member.
+#' * [boss()]: forbidden edges are never chosen as parents, required ones
+#'   always are, and each order visited has every required parent before
+#'   its child.
 #' * [exact_search()]: the optimum over the DAGs that contain every required
 #'   edge and no forbidden one.
 #' * [estimate_moral_graph()] (IAMB): the two ends of a required edge enter
@@ -52,7 +55,7 @@
 #'   from a later tier to an earlier one is forbidden; variables in no tier
 #'   are unconstrained.
 #' @return An object of class `calm_knowledge`.
-#' @seealso [calm()], [exact_search()]
+#' @seealso [calm()], [boss()], [exact_search()]
 #' @examples
 #' bk <- background_knowledge(required = data.frame(from = "X1", to = "X2"),
 #'                            tiers = list(c("X1", "X2"), c("X3", "X4")))
@@ -138,7 +141,8 @@ knowledge_arg <- function(knowledge, call) {
 }
 
 # The knowledge for the variables `nm`: list(required, forbidden) of d x d
-# 0/1 matrices ([i, j] = 1 for i -> j), or NULL when there is none. Errors
+# 0/1 matrices ([i, j] = 1 for i -> j), with tiers also `precedes` ([i, j] =
+# 1 when i is in an earlier tier than j), or NULL when there is none. Errors
 # name the learner's `knowledge` argument.
 resolve_knowledge <- function(knowledge, nm, call) {
   if (inherits(knowledge, "calm_knowledge_resolved")) return(knowledge)
@@ -159,6 +163,9 @@ resolve_knowledge <- function(knowledge, nm, call) {
     later <- outer(tier, tier, ">")  # i in a later tier than j: i -> j forbidden
     later[is.na(later)] <- FALSE
     forb[later] <- 1
+    # for the order searches: i in an earlier tier than j comes first
+    precedes <- t(later) * 1
+    dimnames(precedes) <- list(nm, nm)
   }
   both <- which(req != 0 & forb != 0, arr.ind = TRUE)
   if (nrow(both)) {
@@ -175,7 +182,9 @@ resolve_knowledge <- function(knowledge, nm, call) {
               call = call)
   }
   if (sum(req) == 0 && sum(forb) == 0) return(NULL)
-  structure(list(required = req, forbidden = forb), class = "calm_knowledge_resolved")
+  out <- list(required = req, forbidden = forb)
+  if (!is.null(knowledge$tiers) && any(precedes != 0)) out$precedes <- precedes
+  structure(out, class = "calm_knowledge_resolved")
 }
 
 # A directed edge specification as a d x d 0/1 matrix over `nm`.
@@ -234,53 +243,6 @@ knowledge_mask <- function(mask, kn) {
   m[t(kn$required) != 0] <- 0  # the reverse of a required edge would close a 2-cycle
   m[kn$required != 0] <- 2
   m
-}
-
-# The refinement of calm(refine = "ges") under background knowledge: the
-# GES moves restricted to classes that satisfy it (C++), from CALM's DAG.
-# Returns the same shape as refine_dag().
-refine_dag_knowledge <- function(dag, sigma, mask, lambda, ctrl, n, kn, extend = TRUE) {
-  forward <- ctrl$refine_forward
-  if (identical(forward, "auto")) forward <- !is.finite(n)
-  nm <- colnames(sigma)
-  t0 <- proc.time()[["elapsed"]]
-  start <- cpp_dag_to_cpdag(dag)
-  storage.mode(start) <- "double"
-  allowed <- pmax(mask != 0, t(mask != 0)) * 1
-  diag(allowed) <- 0
-  r <- cpp_ges_refine_knowledge(sigma, start, lambda, allowed, kn$required, kn$forbidden,
-                                isTRUE(forward), ctrl$refine_max_moves)
-  moves <- data.frame(type = r$moves$type, from = nm[r$moves$from], to = nm[r$moves$to],
-                      clique = rep(NA_character_, nrow(r$moves)), delta = r$moves$delta,
-                      stringsAsFactors = FALSE)
-  new_dag <- if (nrow(moves) == 0L) dag else set_node_names(r$dag, nm)
-  score_now <- r$score_after
-  # the exact optimum under the knowledge where it is cheap (as refine_dag()
-  # does without knowledge): over all allowed pairs when the moral graph was
-  # estimated, inside the mask otherwise
-  d <- ncol(sigma)
-  if (!is.null(ctrl$refine_exact_max_d) && d <= ctrl$refine_exact_max_d) {
-    exact_mask <- if (extend) matrix(1, d, d) - diag(d) else (mask != 0) * 1
-    exact_mask[kn$forbidden != 0] <- 0
-    exact_mask <- pmax(exact_mask, kn$required)
-    budget <- 2 * 1024^3
-    if (cpp_exact_search_bytes(pmax(exact_mask, t(exact_mask))) <= budget) {
-      ex <- cpp_exact_search(sigma, exact_mask, lambda, budget, kn$required)
-      if (ex$score < score_now - 1e-10) {
-        moves <- rbind(moves, data.frame(type = "exact", from = NA_character_, to = NA_character_,
-                                         clique = "exact search", delta = ex$score - score_now,
-                                         stringsAsFactors = FALSE))
-        new_dag <- set_node_names(ex$amat * 1, nm)
-        score_now <- ex$score
-      }
-    }
-  }
-  list(dag = new_dag,
-       record = list(method = "ges", lambda = lambda, forward = forward,
-                     dag_before = dag, cpdag_before = set_node_names(start, nm),
-                     score_before = r$score_before, score_after = score_now,
-                     moves = moves, mask = set_node_names(allowed, nm), knowledge = TRUE,
-                     seconds = proc.time()[["elapsed"]] - t0))
 }
 
 # Does the DAG `amat` satisfy the knowledge?

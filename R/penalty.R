@@ -67,8 +67,8 @@ fold_path <- function(train, test, grid, mask, exact_limit) {
   d <- ncol(train)
   starts <- cbind(sample.int(d), sample.int(d))
   vapply(grid, function(k) {
-    r <- cpp_boss(s, mask, bic_lambda(n, k), starts, 100L, exact_limit, TRUE, 1, no_kicks(),
-                  numeric())
+    r <- boss_search(s, mask, bic_lambda(n, k), starts, order_search_max_sweeps, exact_limit,
+                     TRUE, 1)
     starts <<- matrix(r$order, ncol = 1L)
     heldout_loglik(r$dag, s, mu, test)
   }, numeric(1))

@@ -80,21 +80,20 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_boss
-Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, int max_sweeps, int exact_limit, bool bes, double grow_ratio, Rcpp::IntegerMatrix kicks, Rcpp::NumericVector kick_grow_ratios);
-RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP max_sweepsSEXP, SEXP exact_limitSEXP, SEXP besSEXP, SEXP grow_ratioSEXP, SEXP kicksSEXP, SEXP kick_grow_ratiosSEXP) {
+Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, Rcpp::List options, Rcpp::IntegerMatrix kicks, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, Rcpp::Nullable<Rcpp::NumericMatrix> precedes);
+RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP optionsSEXP, SEXP kicksSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP precedesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type starts(startsSEXP);
-    Rcpp::traits::input_parameter< int >::type max_sweeps(max_sweepsSEXP);
-    Rcpp::traits::input_parameter< int >::type exact_limit(exact_limitSEXP);
-    Rcpp::traits::input_parameter< bool >::type bes(besSEXP);
-    Rcpp::traits::input_parameter< double >::type grow_ratio(grow_ratioSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type options(optionsSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type kicks(kicksSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type kick_grow_ratios(kick_grow_ratiosSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio, kicks, kick_grow_ratios));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type required(requiredSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type forbidden(forbiddenSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type precedes(precedesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, options, kicks, required, forbidden, precedes));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -243,19 +242,18 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_ges_refine
-Rcpp::List cpp_ges_refine(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, bool forward, bool backward, bool turning, int max_moves);
-RcppExport SEXP _calm_cpp_ges_refine(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP forwardSEXP, SEXP backwardSEXP, SEXP turningSEXP, SEXP max_movesSEXP) {
+Rcpp::List cpp_ges_refine(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, Rcpp::List options, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden);
+RcppExport SEXP _calm_cpp_ges_refine(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP optionsSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
-    Rcpp::traits::input_parameter< bool >::type forward(forwardSEXP);
-    Rcpp::traits::input_parameter< bool >::type backward(backwardSEXP);
-    Rcpp::traits::input_parameter< bool >::type turning(turningSEXP);
-    Rcpp::traits::input_parameter< int >::type max_moves(max_movesSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine(cov, cpdag, lambda, allowed, forward, backward, turning, max_moves));
+    Rcpp::traits::input_parameter< Rcpp::List >::type options(optionsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type required(requiredSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type forbidden(forbiddenSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine(cov, cpdag, lambda, allowed, options, required, forbidden));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -357,15 +355,15 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_order_search
-Rcpp::List cpp_order_search(const Eigen::Map<Eigen::MatrixXd> sigma, double l1_threshold, double zero_tol);
-RcppExport SEXP _calm_cpp_order_search(SEXP sigmaSEXP, SEXP l1_thresholdSEXP, SEXP zero_tolSEXP) {
+// cpp_enumerate_orders
+Rcpp::List cpp_enumerate_orders(const Eigen::Map<Eigen::MatrixXd> sigma, double l1_threshold, double zero_tol);
+RcppExport SEXP _calm_cpp_enumerate_orders(SEXP sigmaSEXP, SEXP l1_thresholdSEXP, SEXP zero_tolSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type sigma(sigmaSEXP);
     Rcpp::traits::input_parameter< double >::type l1_threshold(l1_thresholdSEXP);
     Rcpp::traits::input_parameter< double >::type zero_tol(zero_tolSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_order_search(sigma, l1_threshold, zero_tol));
+    rcpp_result_gen = Rcpp::wrap(cpp_enumerate_orders(sigma, l1_threshold, zero_tol));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -377,23 +375,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type sigma(sigmaSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_regression_dag(sigma, order));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_ges_refine_knowledge
-Rcpp::List cpp_ges_refine_knowledge(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, const Eigen::Map<Eigen::MatrixXd> required, const Eigen::Map<Eigen::MatrixXd> forbidden, bool forward, int max_moves);
-RcppExport SEXP _calm_cpp_ges_refine_knowledge(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP forwardSEXP, SEXP max_movesSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
-    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type required(requiredSEXP);
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type forbidden(forbiddenSEXP);
-    Rcpp::traits::input_parameter< bool >::type forward(forwardSEXP);
-    Rcpp::traits::input_parameter< int >::type max_moves(max_movesSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine_knowledge(cov, cpdag, lambda, allowed, required, forbidden, forward, max_moves));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -456,7 +437,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_golem_nv", (DL_FUNC) &_calm_cpp_golem_nv, 10},
     {"_calm_cpp_notears_objective", (DL_FUNC) &_calm_cpp_notears_objective, 5},
     {"_calm_cpp_notears_linear", (DL_FUNC) &_calm_cpp_notears_linear, 12},
-    {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 10},
+    {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 9},
     {"_calm_cpp_calm_fit", (DL_FUNC) &_calm_cpp_calm_fit, 9},
     {"_calm_cpp_calm_objective", (DL_FUNC) &_calm_cpp_calm_objective, 10},
     {"_calm_cpp_calm_options", (DL_FUNC) &_calm_cpp_calm_options, 5},
@@ -467,7 +448,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_exact_search", (DL_FUNC) &_calm_cpp_exact_search, 5},
     {"_calm_cpp_exact_search_bytes", (DL_FUNC) &_calm_cpp_exact_search_bytes, 1},
     {"_calm_cpp_ges_best_move", (DL_FUNC) &_calm_cpp_ges_best_move, 5},
-    {"_calm_cpp_ges_refine", (DL_FUNC) &_calm_cpp_ges_refine, 8},
+    {"_calm_cpp_ges_refine", (DL_FUNC) &_calm_cpp_ges_refine, 7},
     {"_calm_cpp_topological_order", (DL_FUNC) &_calm_cpp_topological_order, 1},
     {"_calm_cpp_is_dag", (DL_FUNC) &_calm_cpp_is_dag, 1},
     {"_calm_cpp_dag_to_cpdag", (DL_FUNC) &_calm_cpp_dag_to_cpdag, 1},
@@ -477,9 +458,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_iamb", (DL_FUNC) &_calm_cpp_iamb, 6},
     {"_calm_cpp_precision_support", (DL_FUNC) &_calm_cpp_precision_support, 4},
     {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 1},
-    {"_calm_cpp_order_search", (DL_FUNC) &_calm_cpp_order_search, 3},
+    {"_calm_cpp_enumerate_orders", (DL_FUNC) &_calm_cpp_enumerate_orders, 3},
     {"_calm_cpp_regression_dag", (DL_FUNC) &_calm_cpp_regression_dag, 2},
-    {"_calm_cpp_ges_refine_knowledge", (DL_FUNC) &_calm_cpp_ges_refine_knowledge, 8},
     {"_calm_cpp_knowledge_extension", (DL_FUNC) &_calm_cpp_knowledge_extension, 3},
     {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 3},
     {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 4},

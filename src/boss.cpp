@@ -29,12 +29,16 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
   if (starts.empty()) throw std::invalid_argument("at least one start order is needed");
   if (opt.max_sweeps < 1) throw std::invalid_argument("max_sweeps must be positive");
   // the tables and trees are built once and shared by all starts
-  OrderSearch search(score, allowed, opt.exact_limit, opt.grow_ratio, interrupt);
+  const Knowledge* kn = opt.knowledge && !(opt.knowledge->empty() && opt.knowledge->precedes.size() == 0)
+                            ? opt.knowledge
+                            : nullptr;
+  OrderSearch search(score, allowed, opt.exact_limit, opt.grow_ratio, interrupt, kn);
   GesOptions bes;
   bes.forward = false;
   bes.backward = true;
   bes.turning = false;
   bes.tol = opt.tol;
+  bes.knowledge = kn && !kn->empty() ? kn : nullptr;
   // the order search's result, pruned by BES when asked
   auto finish = [&](const OrderSearchResult& r, IntMatrix& cpdag, double& s, int& bes_moves) {
     cpdag = dag_to_cpdag(r.dag);
@@ -76,7 +80,7 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
       auto it = others.find(ratio);
       if (it == others.end())
         it = others.emplace(ratio, std::make_unique<OrderSearch>(score, allowed, opt.exact_limit,
-                                                                 ratio, interrupt)).first;
+                                                                 ratio, interrupt, kn)).first;
       return *it->second;
     };
     const std::vector<double>& ratios = opt.kick_grow_ratios;
@@ -98,7 +102,8 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
       }
     }
   }
-  if (!pdag_extension(best.cpdag, best.dag))
+  if (bes.knowledge ? !knowledge_extension(best.cpdag, *kn, best.dag)
+                    : !pdag_extension(best.cpdag, best.dag))
     throw std::logic_error("BOSS produced a graph without a consistent extension");
   return best;
 }

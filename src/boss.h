@@ -6,8 +6,10 @@
 // of GES, ges_refine.h). The best-scoring result over the starts is kept.
 // Optional kicks then perturb the best order found so far and search again
 // from there, keeping the result when it scores better (an iterated local
-// search). Pure C++; start orders and kicks come from the caller, so the
-// random numbers are R's.
+// search). With background knowledge the order search chooses parents that
+// obey it (order_search.h), BES makes only moves whose class keeps a member
+// that obeys it, and the DAG returned is such a member. Pure C++; start
+// orders and kicks come from the caller, so the random numbers are R's.
 #ifndef CALM_BOSS_H
 #define CALM_BOSS_H
 
@@ -19,6 +21,7 @@
 
 namespace calm {
 
+// No defaults: every field is set by the caller (from R, cpp_boss()).
 struct BossOptions {
   int max_sweeps = 0;   // passes over the nodes per start
   double tol = 0;       // a move must improve the score by more than this
@@ -28,6 +31,7 @@ struct BossOptions {
   // grow ratios the kicks cycle through (kick k uses element k modulo the
   // size); empty: grow_ratio
   std::vector<double> kick_grow_ratios;
+  const Knowledge* knowledge = nullptr;  // background knowledge, if any
 };
 
 // A kick: move m takes the node at position from[m] of the order out and

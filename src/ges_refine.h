@@ -31,13 +31,6 @@ struct GesMove {
   bool valid() const { return u >= 0; }
 };
 
-// Background knowledge: required(i, j) != 0 for a required edge i -> j,
-// forbidden(i, j) != 0 for a forbidden one. Empty matrices: none.
-struct Knowledge {
-  IntMatrix required, forbidden;
-  bool empty() const { return required.size() == 0 && forbidden.size() == 0; }
-};
-
 // A DAG of the class of `cpdag` that has every required edge and no
 // forbidden one. Returns false when the class has none: a required pair is
 // not adjacent, a directed edge contradicts the knowledge, or orienting the
@@ -66,8 +59,10 @@ struct GesOptions {
   bool forward = false;   // run Insert moves (last, in each pass)
   bool backward = true;   // Delete moves
   bool turning = true;    // Turn moves
+  // the cap of BES inside BOSS (boss.cpp); the refinement's comes from R,
+  // calm_control(refine_max_moves), through cpp_ges_refine()
   int max_moves = 100000;
-  double tol = 1e-10;
+  double tol = kScoreTol;
   const Knowledge* knowledge = nullptr;  // background knowledge, if any
 };
 

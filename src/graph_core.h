@@ -10,6 +10,18 @@ namespace calm {
 
 using IntMatrix = Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic>;
 
+// Background knowledge: required(i, j) != 0 for a required edge i -> j,
+// forbidden(i, j) != 0 for a forbidden one; precedes(i, j) != 0 when i is in
+// an earlier tier than j, so that order searches keep i before j (the
+// forbidden matrix already holds the edges the tiers forbid). Empty
+// matrices: none. Every search takes it as a pointer, null for none.
+struct Knowledge {
+  IntMatrix required, forbidden, precedes;
+  bool empty() const { return required.size() == 0 && forbidden.size() == 0; }
+  bool is_required(int i, int j) const { return required.size() != 0 && required(i, j) != 0; }
+  bool is_forbidden(int i, int j) const { return forbidden.size() != 0 && forbidden(i, j) != 0; }
+};
+
 // Kahn's algorithm. Returns a topological order (0-based), or an empty vector
 // when the graph has a directed cycle (d > 0).
 std::vector<int> topological_order(const IntMatrix& adj);

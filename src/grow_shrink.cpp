@@ -29,18 +29,18 @@ void parent_block(const Eigen::MatrixXd& S, const std::vector<int>& pa, int j, E
 }  // namespace
 
 GrowShrinkTree::GrowShrinkTree(LocalScore& score, int node, std::vector<int> candidates,
-                               double grow_ratio)
-    : score_(score), j_(node), cand_(std::move(candidates)) {
+                               double grow_ratio, std::vector<int> required)
+    : score_(score), j_(node), cand_(std::move(candidates)), required_(std::move(required)) {
   if (!(grow_ratio >= 0.0 && grow_ratio <= 1.0))
     throw std::invalid_argument("grow_ratio must lie in [0, 1]");
   slack_ = (1.0 - grow_ratio) * score_.lambda();
   TreeNode root;
-  root.score = score_.local(j_, {});
+  root.score = score_.local(j_, required_);
   nodes_.push_back(std::move(root));
 }
 
 std::vector<int> GrowShrinkTree::parent_set(int t) const {
-  std::vector<int> pa;
+  std::vector<int> pa = required_;
   for (; nodes_[t].parent >= 0; t = nodes_[t].parent) pa.push_back(cand_[nodes_[t].cand]);
   return pa;
 }
@@ -135,6 +135,9 @@ void GrowShrinkTree::shrink(int t) {
     double best_s = cur;
     std::vector<int> q;
     for (int a = 0; a < k; ++a) {
+      if (!required_.empty() &&
+          std::find(required_.begin(), required_.end(), pa[a]) != required_.end())
+        continue;
       double s;
       if (ok && inv(a, a) > 0) {
         s = 0.5 * std::log(rv + beta(a) * beta(a) / inv(a, a)) + lam_size;

@@ -21,7 +21,10 @@
 // are shrunk, and the better result is returned, so a query never scores
 // worse than with grow_ratio = 1. The order of the walk does not depend on
 // the penalty (every child of a tree node has the same size), only where it
-// stops. Pure C++, no R headers.
+// stops.
+//
+// Required parents (background knowledge) sit in every parent set: the root
+// holds them, and the shrink step never drops them. Pure C++, no R headers.
 #ifndef CALM_GROW_SHRINK_H
 #define CALM_GROW_SHRINK_H
 
@@ -34,8 +37,10 @@ namespace calm {
 class GrowShrinkTree {
  public:
   // `candidates`: the nodes that may be parents of `node` (node not among
-  // them); `grow_ratio` in [0, 1] (see above; 1 is the plain grow step).
-  GrowShrinkTree(LocalScore& score, int node, std::vector<int> candidates, double grow_ratio = 1.0);
+  // them); `grow_ratio` in [0, 1] (see above; 1 is the plain grow step);
+  // `required`: parents every set holds (not among the candidates).
+  GrowShrinkTree(LocalScore& score, int node, std::vector<int> candidates, double grow_ratio = 1.0,
+                 std::vector<int> required = {});
 
   const std::vector<int>& candidates() const { return cand_; }
 
@@ -62,13 +67,14 @@ class GrowShrinkTree {
     std::vector<int> shrunk_set;  // node indices after the shrink step
   };
   void expand(int t);
-  std::vector<int> parent_set(int t) const;  // node indices on the path to t
+  std::vector<int> parent_set(int t) const;  // required parents, then the path to t
   void shrink(int t);
 
   LocalScore& score_;
   int j_;
   double slack_;  // (1 - grow_ratio) * lambda: how far the grow step may go past improvement
   std::vector<int> cand_;
+  std::vector<int> required_;
   std::vector<TreeNode> nodes_;
 };
 

@@ -22,6 +22,10 @@
 
 namespace calm {
 
+// A search move must improve the score by more than this to count (the
+// default of the C++ searches; R passes its own score_tol, the same value).
+constexpr double kScoreTol = 1e-10;
+
 class LocalScore {
  public:
   // cov must be square, symmetric with a positive diagonal; lambda >= 0.

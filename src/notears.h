@@ -17,15 +17,17 @@
 
 namespace calm {
 
+// lambda1, max_iter, h_tol, rho_max and edge_threshold have no default here:
+// the caller sets them (from R, notears_control() is their one source).
 struct NotearsOptions {
-  double lambda1 = 0.1;
-  int max_iter = 100;          // outer (dual) iterations
-  double h_tol = 1e-8;         // stop when h <= h_tol
-  double rho_max = 1e16;       // stop when rho >= rho_max
+  double lambda1 = 0;
+  int max_iter = 0;            // outer (dual) iterations
+  double h_tol = 0;            // stop when h <= h_tol
+  double rho_max = 0;          // stop when rho >= rho_max
   double rho_init = 1.0;
   double rho_mult = 10.0;      // rho grows by this factor ...
   double progress = 0.25;      // ... until h has dropped below progress * previous h
-  double edge_threshold = 0.1; // |W_ij| above this counts as an edge in the trace
+  double edge_threshold = 0;   // |W_ij| above this counts as an edge in the trace
 };
 
 // Augmented Lagrangian at w = (vec(W+), vec(W-)) (column-major, length

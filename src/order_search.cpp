@@ -2,21 +2,49 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 
 namespace calm {
 
 ParentChooser::ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_limit,
-                             double grow_ratio)
+                             double grow_ratio, const std::vector<int>& required)
     : score_(score), j_(j), cand_(std::move(cand)) {
   const int k = static_cast<int>(cand_.size());
+  for (int b = 0; b < k; ++b)
+    if (std::find(required.begin(), required.end(), cand_[b]) != required.end())
+      required_pos_.push_back(b);
   exact_ = k <= exact_limit;
   if (!exact_) {
-    tree_.reset(new GrowShrinkTree(score_, j_, cand_, grow_ratio));
+    if (required_pos_.empty()) {
+      tree_.reset(new GrowShrinkTree(score_, j_, cand_, grow_ratio));
+      return;
+    }
+    // the tree's candidates are the free ones; the required parents sit in
+    // every set it builds
+    std::vector<int> free, req;
+    tree_pos_.assign(k, -1);
+    for (int b = 0; b < k; ++b) {
+      if (std::find(required_pos_.begin(), required_pos_.end(), b) != required_pos_.end()) {
+        req.push_back(cand_[b]);
+      } else {
+        tree_pos_[b] = static_cast<int>(free.size());
+        free.push_back(cand_[b]);
+      }
+    }
+    tree_allowed_.assign(free.size(), 0);
+    tree_.reset(new GrowShrinkTree(score_, j_, free, grow_ratio, req));
     return;
   }
   best_ = score_.all_subset_scores(j_, cand_);
+  if (!required_pos_.empty()) {
+    // only sets holding every required parent count
+    std::uint32_t req_bits = 0;
+    for (int b : required_pos_) req_bits |= std::uint32_t(1) << b;
+    for (std::uint32_t m = 0; m < best_.size(); ++m)
+      if ((m & req_bits) != req_bits) best_[m] = std::numeric_limits<double>::infinity();
+  }
   arg_.resize(best_.size());
   for (std::uint32_t m = 0; m < best_.size(); ++m) {
     arg_[m] = m;
@@ -31,7 +59,18 @@ ParentChooser::ParentChooser(LocalScore& score, int j, std::vector<int> cand, in
 }
 
 double ParentChooser::best(const std::vector<char>& allowed, std::vector<int>* chosen) {
-  if (!exact_) return tree_->best(allowed, chosen);
+  for (int b : required_pos_) {
+    if (!allowed[b]) {
+      if (chosen) chosen->clear();
+      return std::numeric_limits<double>::infinity();
+    }
+  }
+  if (!exact_) {
+    if (required_pos_.empty()) return tree_->best(allowed, chosen);
+    for (std::size_t b = 0; b < tree_pos_.size(); ++b)
+      if (tree_pos_[b] >= 0) tree_allowed_[tree_pos_[b]] = allowed[b];
+    return tree_->best(tree_allowed_, chosen);
+  }
   const int k = static_cast<int>(cand_.size());
   std::uint32_t m = 0;
   for (int b = 0; b < k; ++b)
@@ -45,20 +84,80 @@ double ParentChooser::best(const std::vector<char>& allowed, std::vector<int>* c
 }
 
 OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_limit,
-                         double grow_ratio, std::function<void()> interrupt)
+                         double grow_ratio, std::function<void()> interrupt,
+                         const Knowledge* knowledge)
     : score_(score), interrupt_(std::move(interrupt)) {
   const int d = score.dim();
   if (allowed.rows() != d || allowed.cols() != d)
     throw std::invalid_argument("mask and covariance differ in size");
+  if (knowledge) {
+    for (const IntMatrix* m : {&knowledge->required, &knowledge->forbidden, &knowledge->precedes})
+      if (m->size() != 0 && (m->rows() != d || m->cols() != d))
+        throw std::invalid_argument("knowledge and covariance differ in size");
+  }
+  // what every order must keep: required parents and earlier tiers first
+  IntMatrix prec = IntMatrix::Zero(d, d);
+  if (knowledge && knowledge->required.size() != 0) prec = (knowledge->required.array() != 0).cast<int>();
+  if (knowledge && knowledge->precedes.size() != 0)
+    prec = prec.cwiseMax((knowledge->precedes.array() != 0).cast<int>().matrix());
+  prec.diagonal().setZero();
+  if (!is_dag(prec))
+    throw std::invalid_argument("the required edges and tiers admit no order of the variables");
+  before_.assign(d, {});
+  after_.assign(d, {});
+  for (int j = 0; j < d; ++j)
+    for (int i = 0; i < d; ++i)
+      if (prec(i, j) != 0) {
+        before_[j].push_back(i);
+        after_[i].push_back(j);
+      }
   if (exact_limit > 20) exact_limit = 20;
   choosers_.reserve(d);
+  dependents_.assign(d, {});
+  required_.assign(d, {});
   for (int j = 0; j < d; ++j) {
     std::vector<int> cand;
-    for (int i = 0; i < d; ++i)
-      if (i != j && allowed(i, j) != 0) cand.push_back(i);
-    choosers_.emplace_back(score, j, cand, exact_limit, grow_ratio);
+    for (int i = 0; i < d; ++i) {
+      if (i == j) continue;
+      if (knowledge && knowledge->is_required(i, j)) {
+        if (knowledge->is_forbidden(i, j))
+          throw std::invalid_argument("an edge is both required and forbidden");
+        required_[j].push_back(i);
+        cand.push_back(i);
+      } else if (allowed(i, j) != 0 && !(knowledge && knowledge->is_forbidden(i, j))) {
+        cand.push_back(i);
+      }
+    }
+    for (int i : cand) dependents_[i].push_back(j);
+    choosers_.emplace_back(score, j, cand, exact_limit, grow_ratio, required_[j]);
     if (interrupt_) interrupt_();
   }
+}
+
+void OrderSearch::follow_precedence(std::vector<int>& order) const {
+  const int d = static_cast<int>(order.size());
+  bool any = false;
+  for (const std::vector<int>& b : before_) any = any || !b.empty();
+  if (!any) return;
+  // repeatedly place the earliest node whose predecessors are placed
+  std::vector<char> placed(d, 0);
+  std::vector<int> out;
+  out.reserve(d);
+  while (static_cast<int>(out.size()) < d) {
+    bool found = false;
+    for (int v : order) {
+      if (placed[v]) continue;
+      bool ready = true;
+      for (int p : before_[v]) ready = ready && placed[p];
+      if (!ready) continue;
+      placed[v] = 1;
+      out.push_back(v);
+      found = true;
+      break;
+    }
+    if (!found) throw std::logic_error("the required edges and tiers admit no order");
+  }
+  order = std::move(out);
 }
 
 OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, double tol) {
@@ -69,6 +168,7 @@ OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, doubl
     if (v < 0 || v >= d || seen[v]) throw std::invalid_argument("order is not a permutation");
     seen[v] = 1;
   }
+  follow_precedence(order);
   std::vector<ParentChooser>& choosers = choosers_;
   const std::function<void()>& interrupt = interrupt_;
   std::vector<int> pos(d);
@@ -107,18 +207,25 @@ OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, doubl
       for (int p = 0; p < d - 1; ++p) rpos[reduced[p]] = p;
       rpos[v] = -1;
       const std::vector<int>& cv = choosers[v].candidates();
-      // neighbours' scores with and without v before them (the rest of their
-      // predecessor sets does not depend on where v goes)
-      std::vector<double> s_with(cv.size()), s_without(cv.size());
-      double base_others = 0;  // current scores of v's candidates
-      for (std::size_t b = 0; b < cv.size(); ++b) {
-        const int w = cv[b];
+      // the nodes that may take v as a parent: their scores with and without
+      // v before them (the rest of their predecessor sets does not depend on
+      // where v goes); without knowledge the same nodes as v's candidates
+      const std::vector<int>& dv = dependents_[v];
+      std::vector<double> s_with(dv.size()), s_without(dv.size());
+      double base_others = 0;  // current scores of those nodes
+      for (std::size_t b = 0; b < dv.size(); ++b) {
+        const int w = dv[b];
         s_without[b] = node_score(w, v, -1, pos[w]);
         s_with[b] = node_score(w, -1, v, pos[w]);
         base_others += local[w];
       }
       const double base = local[v] + base_others;
       // v at position p of the reduced order: predecessors reduced[0..p-1]
+      // positions that keep the nodes v must follow before it and the nodes
+      // it must precede after it
+      int lo = 0, hi = d - 1;
+      for (int u : before_[v]) lo = std::max(lo, rpos[u] + 1);
+      for (int u : after_[v]) hi = std::min(hi, rpos[u]);
       std::vector<char> vmask(cv.size(), 0);
       double best_delta = 0;
       int best_p = -1;
@@ -128,9 +235,10 @@ OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, doubl
           for (std::size_t b = 0; b < cv.size(); ++b)
             if (cv[b] == u) vmask[b] = 1;
         }
+        if (p < lo || p > hi) continue;
         double s = choosers[v].best(vmask, nullptr);
-        for (std::size_t b = 0; b < cv.size(); ++b)
-          s += (rpos[cv[b]] >= p) ? s_with[b] : s_without[b];
+        for (std::size_t b = 0; b < dv.size(); ++b)
+          s += (rpos[dv[b]] >= p) ? s_with[b] : s_without[b];
         const double delta = s - base;
         if (delta < best_delta - tol) {
           best_delta = delta;
@@ -143,7 +251,7 @@ OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, doubl
       order.insert(order.end(), reduced.begin() + best_p, reduced.end());
       set_pos();
       local[v] = node_score(v, -1, -1, pos[v]);
-      for (int w : cv) local[w] = node_score(w, -1, -1, pos[w]);
+      for (int w : dv) local[w] = node_score(w, -1, -1, pos[w]);
       total = 0;
       for (int j = 0; j < d; ++j) total += local[j];
       ++res.moves;
@@ -168,8 +276,8 @@ OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, doubl
 
 OrderSearchResult order_search(LocalScore& score, const IntMatrix& allowed, std::vector<int> order,
                                int max_sweeps, double tol, int exact_limit, double grow_ratio,
-                               const std::function<void()>& interrupt) {
-  OrderSearch search(score, allowed, exact_limit, grow_ratio, interrupt);
+                               const std::function<void()>& interrupt, const Knowledge* knowledge) {
+  OrderSearch search(score, allowed, exact_limit, grow_ratio, interrupt, knowledge);
   return search.run(std::move(order), max_sweeps, tol);
 }
 

@@ -5,7 +5,10 @@
 // parent sets are exact (a table over all subsets of a node's candidates)
 // for nodes with at most `exact_limit` candidates and found by grow-shrink
 // otherwise (with `grow_ratio`, see grow_shrink.h). Scores come from
-// local_score.h. Pure C++.
+// local_score.h. With background knowledge a node's candidates leave out its
+// forbidden parents and take in its required ones, which every parent set
+// then holds; an order that puts a node before one of its required parents
+// scores +infinity, so the search never moves there. Pure C++.
 #ifndef CALM_ORDER_SEARCH_H
 #define CALM_ORDER_SEARCH_H
 
@@ -22,21 +25,26 @@ namespace calm {
 
 // Best parent set of one node among an allowed subset of its candidates:
 // exact (a table over all subsets) for at most `exact_limit` candidates,
-// greedy through a grow-shrink tree otherwise.
+// greedy through a grow-shrink tree otherwise. `required`: candidates every
+// parent set must hold (background knowledge).
 class ParentChooser {
  public:
   ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_limit,
-                double grow_ratio = 1.0);
+                double grow_ratio = 1.0, const std::vector<int>& required = {});
   const std::vector<int>& candidates() const { return cand_; }
 
-  // `allowed[b]`: candidate b may be a parent. Returns the best score; the
-  // chosen parents (node indices) go to `chosen` when it is not null.
+  // `allowed[b]`: candidate b may be a parent. Returns the best score
+  // (+infinity when a required parent is not allowed); the chosen parents
+  // (node indices) go to `chosen` when it is not null.
   double best(const std::vector<char>& allowed, std::vector<int>* chosen);
 
  private:
   LocalScore& score_;
   int j_;
   std::vector<int> cand_;
+  std::vector<int> required_pos_;  // positions in cand_ of the required parents
+  std::vector<int> tree_pos_;      // with required parents: position in the tree's candidates, -1 for required
+  std::vector<char> tree_allowed_;
   bool exact_ = false;
   std::vector<double> best_;           // exact: best score within each subset
   std::vector<std::uint32_t> arg_;     // exact: the subset attaining it
@@ -56,23 +64,34 @@ struct OrderSearchResult {
 // possible adjacencies. `run()` starts from `order` (a permutation of
 // 0..d-1) and makes at most `max_sweeps` passes over the nodes; a move must
 // improve the score by more than `tol`. `grow_ratio`: of the grow-shrink
-// trees (grow_shrink.h).
+// trees (grow_shrink.h). `knowledge` (may be null): forbidden parents are
+// never candidates, required ones always are and every parent set holds
+// them; `run()` first moves each node after its required parents and the
+// nodes of earlier tiers (keeping the given order otherwise), and moves
+// only keep that, so the orders it visits obey the knowledge.
 class OrderSearch {
  public:
   OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_limit, double grow_ratio,
-              std::function<void()> interrupt);
+              std::function<void()> interrupt, const Knowledge* knowledge = nullptr);
   OrderSearchResult run(std::vector<int> order, int max_sweeps, double tol);
 
  private:
+  void follow_precedence(std::vector<int>& order) const;
+
   LocalScore& score_;
   std::function<void()> interrupt_;
   std::vector<ParentChooser> choosers_;
+  std::vector<std::vector<int>> dependents_;  // dependents_[v]: nodes that have v as a candidate
+  std::vector<std::vector<int>> required_;    // required_[j]: required parents of j
+  std::vector<std::vector<int>> before_;      // before_[j]: nodes every order puts before j
+  std::vector<std::vector<int>> after_;       // after_[j]: nodes every order puts after j
 };
 
 // One start (an OrderSearch used once).
 OrderSearchResult order_search(LocalScore& score, const IntMatrix& allowed, std::vector<int> order,
                                int max_sweeps, double tol, int exact_limit, double grow_ratio,
-                               const std::function<void()>& interrupt);
+                               const std::function<void()>& interrupt,
+                               const Knowledge* knowledge = nullptr);
 
 }  // namespace calm
 

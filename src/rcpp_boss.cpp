@@ -1,35 +1,47 @@
 // Rcpp glue for BOSS (src/boss.h). Arguments are checked in R (R/boss.R);
 // exceptions become R errors through Rcpp.
-#include <Rcpp.h>
-#include <RcppEigen.h>
-
 #include "boss.h"
+#include "rcpp_glue.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
+namespace {
+using calm_glue::OptionField;
+// the options boss_options() in R/boss.R builds
+const OptionField<calm::BossOptions> kBossFields[] = {
+    {"max_sweeps", [](calm::BossOptions& o, SEXP v) { o.max_sweeps = Rcpp::as<int>(v); }},
+    {"tol", [](calm::BossOptions& o, SEXP v) { o.tol = Rcpp::as<double>(v); }},
+    {"exact_limit", [](calm::BossOptions& o, SEXP v) { o.exact_limit = Rcpp::as<int>(v); }},
+    {"bes", [](calm::BossOptions& o, SEXP v) { o.bes = Rcpp::as<bool>(v); }},
+    {"grow_ratio", [](calm::BossOptions& o, SEXP v) { o.grow_ratio = Rcpp::as<double>(v); }},
+    {"kick_grow_ratios",
+     [](calm::BossOptions& o, SEXP v) { o.kick_grow_ratios = Rcpp::as<std::vector<double>>(v); }},
+};
+}  // namespace
+
 // `starts`: an integer matrix with one start order (1-based) per column.
-// `kicks`: one kick per column, 2m rows: the m positions to take nodes from,
-// then the m positions to put them back at (1-based, see boss.h); zero
-// columns for none. `kick_grow_ratios`: see BossOptions (may be empty).
+// `options`: named list, see kBossFields. `kicks`: one kick per column, 2m
+// rows: the m positions to take nodes from, then the m positions to put them
+// back at (1-based, see boss.h); zero columns for none. `required`,
+// `forbidden`, `precedes`: background knowledge (0/1 matrices, see
+// calm::Knowledge) or NULL.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed,
-                    double lambda, Rcpp::IntegerMatrix starts, int max_sweeps, int exact_limit,
-                    bool bes, double grow_ratio, Rcpp::IntegerMatrix kicks,
-                    Rcpp::NumericVector kick_grow_ratios) {
+                    double lambda, Rcpp::IntegerMatrix starts, Rcpp::List options,
+                    Rcpp::IntegerMatrix kicks,
+                    Rcpp::Nullable<Rcpp::NumericMatrix> required = R_NilValue,
+                    Rcpp::Nullable<Rcpp::NumericMatrix> forbidden = R_NilValue,
+                    Rcpp::Nullable<Rcpp::NumericMatrix> precedes = R_NilValue) {
   calm::LocalScore score(cov, lambda);
   const int d = score.dim();
   if (starts.nrow() != d) throw std::invalid_argument("start orders have the wrong length");
   std::vector<std::vector<int>> st(starts.ncol(), std::vector<int>(d));
   for (int k = 0; k < starts.ncol(); ++k)
     for (int p = 0; p < d; ++p) st[k][p] = starts(p, k) - 1;
-  calm::IntMatrix mask = (allowed.array() != 0).cast<int>();
-  calm::BossOptions opt;
-  opt.max_sweeps = max_sweeps;
-  opt.tol = 1e-10;
-  opt.exact_limit = exact_limit;
-  opt.bes = bes;
-  opt.grow_ratio = grow_ratio;
-  opt.kick_grow_ratios.assign(kick_grow_ratios.begin(), kick_grow_ratios.end());
+  const calm::IntMatrix mask = calm_glue::nonzero(allowed);
+  calm::BossOptions opt = calm_glue::read_options(options, kBossFields, "cpp_boss");
+  const calm::Knowledge kn = calm_glue::knowledge(required, forbidden, d, precedes);
+  opt.knowledge = &kn;
   if (kicks.ncol() > 0 && kicks.nrow() % 2 != 0)
     throw std::invalid_argument("kicks need an even number of rows");
   const int m = kicks.nrow() / 2;
@@ -53,12 +65,10 @@ Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eige
     bes_moves[k] = r.starts[k].bes_moves;
     for (int p = 0; p < d; ++p) orders(p, static_cast<int>(k)) = r.starts[k].order[p] + 1;
   }
-  Rcpp::IntegerVector order(r.order.size());
-  for (std::size_t p = 0; p < r.order.size(); ++p) order[p] = r.order[p] + 1;
   return Rcpp::List::create(
-      Rcpp::Named("dag") = Eigen::MatrixXd(r.dag.cast<double>()),
-      Rcpp::Named("cpdag") = Eigen::MatrixXd(r.cpdag.cast<double>()),
-      Rcpp::Named("score") = r.score, Rcpp::Named("order") = order,
+      Rcpp::Named("dag") = calm_glue::as_double(r.dag),
+      Rcpp::Named("cpdag") = calm_glue::as_double(r.cpdag),
+      Rcpp::Named("score") = r.score, Rcpp::Named("order") = calm_glue::one_based(r.order),
       Rcpp::Named("best_start") = r.best_start + 1, Rcpp::Named("orders") = orders,
       Rcpp::Named("kick_scores") = r.kick_scores, Rcpp::Named("kicks_improved") = r.kicks_improved,
       Rcpp::Named("starts") = Rcpp::DataFrame::create(

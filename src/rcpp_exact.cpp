@@ -4,6 +4,7 @@
 #include <RcppEigen.h>
 
 #include "exact_search.h"
+#include "rcpp_glue.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
@@ -15,15 +16,10 @@ Rcpp::List cpp_exact_search(const Eigen::Map<Eigen::MatrixXd> cov,
                             double max_bytes,
                             Rcpp::Nullable<Rcpp::NumericMatrix> required = R_NilValue) {
   calm::LocalScore score(cov, lambda);
-  const calm::IntMatrix mask = (allowed.array() != 0).cast<int>().matrix();
+  const calm::IntMatrix mask = calm_glue::nonzero(allowed);
   // with background knowledge (required edges), `allowed` may be asymmetric
   calm::IntMatrix req;
-  if (required.isNotNull()) {
-    const Rcpp::NumericMatrix rq(required.get());
-    req = calm::IntMatrix::Zero(rq.nrow(), rq.ncol());
-    for (int j = 0; j < rq.ncol(); ++j)
-      for (int i = 0; i < rq.nrow(); ++i) req(i, j) = rq(i, j) != 0;
-  }
+  if (required.isNotNull()) req = calm_glue::nonzero(Rcpp::NumericMatrix(required.get()));
   const calm::ExactResult r =
       calm::exact_search(score, mask, required.isNotNull() ? &req : nullptr, max_bytes,
                          [] { Rcpp::checkUserInterrupt(); });
@@ -31,15 +27,13 @@ Rcpp::List cpp_exact_search(const Eigen::Map<Eigen::MatrixXd> cov,
   Rcpp::IntegerMatrix amat(d, d);
   for (int j = 0; j < d; ++j)
     for (int i = 0; i < d; ++i) amat(i, j) = r.dag(i, j);
-  Rcpp::IntegerVector order(d);
-  for (int k = 0; k < d; ++k) order[k] = r.order[k] + 1;
   return Rcpp::List::create(Rcpp::Named("amat") = amat, Rcpp::Named("score") = r.score,
-                            Rcpp::Named("order") = order, Rcpp::Named("bytes") = r.bytes);
+                            Rcpp::Named("order") = calm_glue::one_based(r.order), Rcpp::Named("bytes") = r.bytes);
 }
 
 // Memory (bytes) the exact search needs for the mask `allowed`.
 // [[Rcpp::export(rng = false)]]
 double cpp_exact_search_bytes(const Eigen::Map<Eigen::MatrixXd> allowed) {
-  const calm::IntMatrix mask = (allowed.array() != 0).cast<int>().matrix();
+  const calm::IntMatrix mask = calm_glue::nonzero(allowed);
   return calm::exact_search_bytes(mask);
 }

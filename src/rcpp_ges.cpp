@@ -1,16 +1,15 @@
 // Rcpp glue for the GES-style refinement (src/ges_refine.h). Arguments are
 // checked in R (R/refine.R); exceptions become R errors through Rcpp.
-#include <Rcpp.h>
-#include <RcppEigen.h>
-
 #include "ges_refine.h"
+#include "rcpp_glue.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
 namespace {
-calm::IntMatrix to_int(const Eigen::Map<Eigen::MatrixXd>& m) {
-  return (m.array() != 0).cast<int>();
-}
+using calm_glue::nonzero;
+using calm_glue::one_based;
+using calm_glue::OptionField;
+
 const char* type_name(calm::GesMoveType t) {
   switch (t) {
     case calm::GesMoveType::Insert: return "insert";
@@ -18,11 +17,15 @@ const char* type_name(calm::GesMoveType t) {
     default: return "turn";
   }
 }
-Rcpp::IntegerVector one_based(const std::vector<int>& s) {
-  Rcpp::IntegerVector out(s.size());
-  for (std::size_t k = 0; k < s.size(); ++k) out[k] = s[k] + 1;
-  return out;
-}
+
+// the options ges_options() in R/refine.R builds
+const OptionField<calm::GesOptions> kGesFields[] = {
+    {"forward", [](calm::GesOptions& o, SEXP v) { o.forward = Rcpp::as<bool>(v); }},
+    {"backward", [](calm::GesOptions& o, SEXP v) { o.backward = Rcpp::as<bool>(v); }},
+    {"turning", [](calm::GesOptions& o, SEXP v) { o.turning = Rcpp::as<bool>(v); }},
+    {"max_moves", [](calm::GesOptions& o, SEXP v) { o.max_moves = Rcpp::as<int>(v); }},
+    {"tol", [](calm::GesOptions& o, SEXP v) { o.tol = Rcpp::as<double>(v); }},
+};
 }  // namespace
 
 // The best operator of one type on a CPDAG (no tolerance: the best change,
@@ -35,8 +38,8 @@ SEXP cpp_ges_best_move(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<E
   calm::GesMoveType t = type == "insert" ? calm::GesMoveType::Insert
                         : type == "delete" ? calm::GesMoveType::Delete
                                            : calm::GesMoveType::Turn;
-  calm::IntMatrix g = to_int(cpdag);
-  calm::GesMove m = calm::best_move(g, t, score, to_int(allowed), -1e300);
+  calm::IntMatrix g = nonzero(cpdag);
+  calm::GesMove m = calm::best_move(g, t, score, nonzero(allowed), -1e300);
   if (!m.valid()) return R_NilValue;
   calm::IntMatrix next;
   bool ok = calm::apply_move(g, m, next);
@@ -46,19 +49,29 @@ SEXP cpp_ges_best_move(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<E
       Rcpp::Named("cpdag") = ok ? Rcpp::wrap(Eigen::MatrixXd(next.cast<double>())) : R_NilValue);
 }
 
-// Runs the refinement from a CPDAG.
+// Runs the refinement from a CPDAG. `options`: named list, see kGesFields.
+// With background knowledge (`required`, `forbidden`: 0/1 matrices) the
+// start's class must have a member that obeys it, and only moves to such
+// classes are made. Returns the final CPDAG, a member DAG (obeying the
+// knowledge), the scores and the moves.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_ges_refine(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag,
-                          double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, bool forward,
-                          bool backward, bool turning, int max_moves) {
+                          double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, Rcpp::List options,
+                          Rcpp::Nullable<Rcpp::NumericMatrix> required = R_NilValue,
+                          Rcpp::Nullable<Rcpp::NumericMatrix> forbidden = R_NilValue) {
   calm::LocalScore score(cov, lambda);
-  calm::GesOptions opt;
-  opt.forward = forward;
-  opt.backward = backward;
-  opt.turning = turning;
-  opt.max_moves = max_moves;
-  calm::GesResult r = calm::ges_refine(to_int(cpdag), score, to_int(allowed), opt,
+  calm::GesOptions opt = calm_glue::read_options(options, kGesFields, "cpp_ges_refine");
+  const calm::Knowledge kn = calm_glue::knowledge(required, forbidden, score.dim());
+  if (!kn.empty()) opt.knowledge = &kn;
+  const calm::IntMatrix start = nonzero(cpdag);
+  calm::IntMatrix dag;
+  if (opt.knowledge && !calm::knowledge_extension(start, kn, dag))
+    Rcpp::stop("the start graph does not satisfy the background knowledge");
+  calm::GesResult r = calm::ges_refine(start, score, nonzero(allowed), opt,
                                        [] { Rcpp::checkUserInterrupt(); });
+  const bool ok = opt.knowledge ? calm::knowledge_extension(r.cpdag, kn, dag)
+                                : calm::pdag_extension(r.cpdag, dag);
+  if (!ok) Rcpp::stop("internal error: the refined graph has no member that obeys the knowledge");
   const std::size_t k = r.moves.size();
   Rcpp::CharacterVector type(k);
   Rcpp::IntegerVector from(k), to(k);
@@ -72,7 +85,8 @@ Rcpp::List cpp_ges_refine(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Ma
     delta[i] = r.moves[i].delta;
   }
   return Rcpp::List::create(
-      Rcpp::Named("cpdag") = Eigen::MatrixXd(r.cpdag.cast<double>()),
+      Rcpp::Named("cpdag") = calm_glue::as_double(r.cpdag),
+      Rcpp::Named("dag") = calm_glue::as_double(dag),
       Rcpp::Named("score_before") = r.score_before, Rcpp::Named("score_after") = r.score_after,
       Rcpp::Named("moves") = Rcpp::List::create(Rcpp::Named("type") = type, Rcpp::Named("from") = from,
                                                 Rcpp::Named("to") = to, Rcpp::Named("clique") = cl,

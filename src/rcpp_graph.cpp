@@ -1,39 +1,30 @@
 // Rcpp glue for graph_core: R matrices in, R matrices out. Argument checks
 // happen in R (R/graph.R); exceptions become R errors through Rcpp.
-#include <Rcpp.h>
-#include <RcppEigen.h>
-
 #include "graph_core.h"
+#include "rcpp_glue.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
-namespace {
-calm::IntMatrix to_int(const Eigen::Map<Eigen::MatrixXd>& m) {
-  return (m.array() != 0).cast<int>();
-}
-}  // namespace
+using calm_glue::nonzero;
 
 // [[Rcpp::export(rng = false)]]
 Rcpp::IntegerVector cpp_topological_order(const Eigen::Map<Eigen::MatrixXd> adj) {
-  std::vector<int> ord = calm::topological_order(to_int(adj));
-  Rcpp::IntegerVector out(ord.size());
-  for (std::size_t k = 0; k < ord.size(); ++k) out[k] = ord[k] + 1;
-  return out;
+  return calm_glue::one_based(calm::topological_order(nonzero(adj)));
 }
 
 // [[Rcpp::export(rng = false)]]
 bool cpp_is_dag(const Eigen::Map<Eigen::MatrixXd> adj) {
-  return calm::is_dag(to_int(adj));
+  return calm::is_dag(nonzero(adj));
 }
 
 // [[Rcpp::export(rng = false)]]
 Eigen::MatrixXi cpp_dag_to_cpdag(const Eigen::Map<Eigen::MatrixXd> adj) {
-  return calm::dag_to_cpdag(to_int(adj));
+  return calm::dag_to_cpdag(nonzero(adj));
 }
 
 // [[Rcpp::export(rng = false)]]
 Eigen::MatrixXi cpp_moral_graph(const Eigen::Map<Eigen::MatrixXd> adj) {
-  return calm::moral_graph(to_int(adj));
+  return calm::moral_graph(nonzero(adj));
 }
 
 // [[Rcpp::export(rng = false)]]
@@ -52,7 +43,7 @@ Rcpp::List cpp_make_acyclic(Eigen::MatrixXd w) {
 // [[Rcpp::export(rng = false)]]
 SEXP cpp_pdag_extension(const Eigen::Map<Eigen::MatrixXd> pdag) {
   calm::IntMatrix dag;
-  if (!calm::pdag_extension(to_int(pdag), dag)) return R_NilValue;
+  if (!calm::pdag_extension(nonzero(pdag), dag)) return R_NilValue;
   Eigen::MatrixXd out = dag.cast<double>();
   return Rcpp::wrap(out);
 }

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "iamb.h"
+#include "rcpp_glue.h"
 #include "rcpp_interrupt.h"
 
 // [[Rcpp::depends(RcppEigen)]]
@@ -44,10 +45,7 @@ Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alp
   Rcpp::List blankets(d);
   Rcpp::LogicalVector capped(d);
   for (int t = 0; t < d; ++t) {
-    const std::vector<int>& mb = res.blankets[t];
-    Rcpp::IntegerVector v(mb.size());
-    for (std::size_t k = 0; k < mb.size(); ++k) v[k] = mb[k] + 1;
-    blankets[t] = v;
+    blankets[t] = calm_glue::one_based(res.blankets[t]);
     capped[t] = res.capped[t];
   }
   return Rcpp::List::create(Rcpp::Named("blankets") = blankets,

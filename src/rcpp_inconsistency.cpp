@@ -1,26 +1,21 @@
-// Rcpp glue for permutations.{h,cpp}: the order search of the
-// l1-inconsistency experiment. Argument checks happen in R
+// Rcpp glue for permutations.{h,cpp}: the enumeration of all variable
+// orders in the l1-inconsistency experiment. Argument checks happen in R
 // (R/inconsistency.R).
 #include <Rcpp.h>
 #include <RcppEigen.h>
 #include <Rinternals.h>
 
 #include "permutations.h"
+#include "rcpp_glue.h"
 #include "rcpp_interrupt.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
-namespace {
-Rcpp::IntegerVector one_based(const std::vector<int>& v) {
-  Rcpp::IntegerVector out(v.size());
-  for (std::size_t k = 0; k < v.size(); ++k) out[k] = v[k] + 1;
-  return out;
-}
-}  // namespace
+using calm_glue::one_based;
 
 // [[Rcpp::export(rng = false)]]
-Rcpp::List cpp_order_search(const Eigen::Map<Eigen::MatrixXd> sigma, double l1_threshold,
-                            double zero_tol) {
+Rcpp::List cpp_enumerate_orders(const Eigen::Map<Eigen::MatrixXd> sigma, double l1_threshold,
+                                double zero_tol) {
   calm::SubsetRegressions reg(sigma, zero_tol);
   std::function<bool()> interrupt = calm_glue::user_interrupted;
   calm::OrderEnumeration res = calm::enumerate_orders(reg, l1_threshold, interrupt);
@@ -38,8 +33,7 @@ Rcpp::List cpp_order_search(const Eigen::Map<Eigen::MatrixXd> sigma, double l1_t
 
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_regression_dag(const Eigen::Map<Eigen::MatrixXd> sigma, Rcpp::IntegerVector order) {
-  std::vector<int> ord(order.size());
-  for (R_xlen_t k = 0; k < order.size(); ++k) ord[k] = order[k] - 1;
+  const std::vector<int> ord = calm_glue::zero_based(order);
   Eigen::VectorXd omega;
   Eigen::MatrixXd B = calm::regression_dag(sigma, ord, &omega);
   return Rcpp::List::create(Rcpp::Named("B") = B, Rcpp::Named("omega") = omega);

@@ -4,6 +4,7 @@
 #include <RcppEigen.h>
 
 #include "local_score.h"
+#include "rcpp_glue.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
@@ -30,8 +31,6 @@ Rcpp::List cpp_dag_local_scores(const Eigen::Map<Eigen::MatrixXd> cov,
 Rcpp::NumericVector cpp_all_subset_scores(const Eigen::Map<Eigen::MatrixXd> cov, int j,
                                           Rcpp::IntegerVector candidates, double lambda) {
   calm::LocalScore score(cov, lambda);
-  std::vector<int> cand(candidates.size());
-  for (R_xlen_t k = 0; k < candidates.size(); ++k) cand[k] = candidates[k] - 1;
-  std::vector<double> out = score.all_subset_scores(j - 1, cand);
+  std::vector<double> out = score.all_subset_scores(j - 1, calm_glue::zero_based(candidates));
   return Rcpp::NumericVector(out.begin(), out.end());
 }

@@ -489,6 +489,24 @@ err("calm_control", "lambda1", calm_control(lambda1 = c(0.1, 0.2)))
 err("calm_control", "lambda1", calm_control(lambda1 = "0.1"))
 ok("calm_control", calm_control(lambda1 = 0, init_scale = 0, weight_threshold = 0),
    function(ctrl) inherits(ctrl, "calm_control"))
+# the refinement's settings: refine_control() names its own arguments
+err("refine_control", "kicks", refine_control(kicks = -1))
+err("refine_control", "grow_ratio", refine_control(grow_ratio = 2))
+err("refine_control", "exact_max_d", refine_control(exact_max_d = 30))
+err("refine_control", "penalty", refine_control(penalty = "aic"))
+err("refine_control", "forward", refine_control(forward = "yes"))
+err("refine_control", "kiks", refine_control(kiks = 1))
+err("calm_control", "refine", calm_control(refine = list(kiks = 1)))
+err("calm_control", "refine", calm_control(refine = "fast"))
+ok("refine_control", refine_control(kicks = 0, exact_max_d = 0, forward = TRUE),
+   function(rc) inherits(rc, "calm_refine_control") && rc$kicks == 0)
+# boss() under background knowledge: unknown names, contradictions
+err("boss", "knowledge", boss(x, knowledge = background_knowledge(required = c("X1", "nope"))))
+err("boss", "knowledge", boss(x, knowledge = background_knowledge(required = c("X1", "X2"),
+                                                                forbidden = c("X1", "X2"))))
+err("boss", "knowledge", boss(x, knowledge = background_knowledge(
+  required = data.frame(from = c("X1", "X2"), to = c("X2", "X1")))))
+err("boss", "knowledge", boss(x, knowledge = 3))
 # Hostile but valid: extreme scales give the same graph as the unscaled data
 # (the learners work on scale-free quantities), tiny problems work, and the
 # schedule-cut-short warning is the documented one.

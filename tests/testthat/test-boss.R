@@ -162,8 +162,8 @@ test_that("kicks from the best order never end worse and escape a poor start", {
   for (r in 1:4) {
     start <- matrix(sample.int(25), 25)
     kicks <- calm:::draw_kicks(25, 15, 4)
-    plain <- calm:::cpp_boss(sigma, mask, lam, start, 100L, 0L, TRUE, 1, calm:::no_kicks(), numeric())
-    kicked <- calm:::cpp_boss(sigma, mask, lam, start, 100L, 0L, TRUE, 1, kicks, c(1, 0.5))
+    plain <- calm:::boss_search(sigma, mask, lam, start, 100L, 0L, TRUE, 1)
+    kicked <- calm:::boss_search(sigma, mask, lam, start, 100L, 0L, TRUE, 1, kicks, c(1, 0.5))
     expect_length(kicked$kick_scores, 15)
     expect_lte(kicked$score, plain$score + 1e-12)
     expect_lte(kicked$kicks_improved, 15)
@@ -176,10 +176,17 @@ test_that("kicks from the best order never end worse and escape a poor start", {
   # from a single random start on a dense graph the kicks find better graphs
   expect_gt(better, 0)
   # malformed kicks are refused by the C++ code with an R error
-  expect_error(calm:::cpp_boss(sigma, mask, lam, start, 100L, 0L, TRUE, 1,
-                               matrix(1L, 3, 2), numeric()), "even number")
-  expect_error(calm:::cpp_boss(sigma, mask, lam, start, 100L, 0L, TRUE, 1,
-                               matrix(c(1L, 26L), 2, 1), numeric()), "0..d-1")
+  expect_error(calm:::boss_search(sigma, mask, lam, start, 100L, 0L, TRUE, 1, matrix(1L, 3, 2)),
+               "even number")
+  expect_error(calm:::boss_search(sigma, mask, lam, start, 100L, 0L, TRUE, 1,
+                                  matrix(c(1L, 26L), 2, 1)), "0..d-1")
+  # the C++ entry reads its options by name: a missing or unknown one is an error
+  opts <- list(max_sweeps = 100L, tol = 1e-10, exact_limit = 0L, bes = TRUE, grow_ratio = 1,
+               kick_grow_ratios = numeric())
+  expect_error(calm:::cpp_boss(sigma, mask, lam, start, opts[-1], calm:::no_kicks()),
+               "option 'max_sweeps' is missing")
+  expect_error(calm:::cpp_boss(sigma, mask, lam, start, c(opts, sweeps = 1), calm:::no_kicks()),
+               "unknown option 'sweeps'")
   # boss(kicks = ): the same starts (drawn first), then the kicks; never worse
   set.seed(7)
   f0 <- boss(sem$x, lambda1 = lam, starts = 2)

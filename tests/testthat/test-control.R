@@ -109,3 +109,44 @@ test_that("calm() runs the long schedule without the refinement unless told othe
   g <- suppressWarnings(calm(sem$x, max_rounds = 2, verbose = FALSE))
   expect_equal(g$settings$control$rho_mult, calm:::schedule_presets()$short$rho_mult)
 })
+
+test_that("refine_control() holds the refinement's settings; the old refine_* names still work", {
+  rc <- refine_control()
+  expect_s3_class(rc, "calm_refine_control")
+  expect_output(print(rc), "<refine_control>")
+  # calm_control() stores them under refine_* and takes its defaults from refine_control()
+  expect_identical(unclass(calm_control()), unclass(calm_control(refine = refine_control())))
+  expect_identical(calm_control()$refine_kicks, rc$kicks)
+  ctrl <- calm_control(refine = refine_control(kicks = 7, order_starts = 4))
+  expect_equal(c(ctrl$refine_kicks, ctrl$refine_order_starts), c(7, 4))
+  # a flat name wins over the object; a list of refine_control()'s arguments works too
+  ctrl <- calm_control(refine = list(kicks = 7), refine_kicks = 3)
+  expect_equal(ctrl$refine_kicks, 3)
+  expect_equal(calm_control(refine_max_moves = 5)$refine_max_moves, 5)
+  # errors name the argument as written
+  expect_error(refine_control(kicks = -1), "`kicks`", class = "calm_error_argument")
+  expect_error(calm_control(refine_kicks = -1), "`refine_kicks`", class = "calm_error_argument")
+  expect_error(refine_control(kiks = 1), "kiks", class = "calm_error_argument")
+  expect_error(calm_control(refine = list(kiks = 1)), "refine_control", class = "calm_error_argument")
+  expect_error(refine_control(penalty = "aic"), "penalty", class = "calm_error_argument")
+})
+
+test_that("calm() takes the refinement's settings as refine_control(), in control or by old names", {
+  set.seed(1)
+  sem <- simulate_sem(8, n = 300)
+  fit <- function(...) {
+    set.seed(2)
+    calm(sem$x, iter_per_round = 2000, verbose = FALSE, ...)
+  }
+  f1 <- fit(refine = refine_control(kicks = 0, exact_max_d = 0))
+  f2 <- fit(refine_kicks = 0, refine_exact_max_d = 0)
+  f3 <- fit(control = calm_control(refine = refine_control(kicks = 0, exact_max_d = 0)))
+  expect_identical(f1$amat, f2$amat)
+  expect_identical(f1$refine$moves, f2$refine$moves)
+  expect_identical(f3$refine$moves, f2$refine$moves)
+  expect_identical(f1$settings$refine, "ges")
+  expect_equal(f1$settings$control$refine_exact_max_d, 0)
+  # the object in calm() replaces the settings of `control`, flat names in ... win
+  f4 <- fit(control = calm_control(refine_kicks = 9), refine = refine_control(kicks = 1))
+  expect_equal(f4$settings$control$refine_kicks, 1)
+})

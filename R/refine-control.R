@@ -1,0 +1,140 @@
+# refine_control(): the settings of calm()'s refinement (R/refine.R), one
+# validated object; calm_control() holds them as its refine_* fields.
+
+#' Settings of calm()'s refinement
+#'
+#' The refinement (`calm(refine = "ges")`, the default) takes CALM's graph
+#' and improves it on calm's score ([score_dag()]): moves of greedy
+#' equivalence search (GES), GES from the empty graph, best order score
+#' search ([boss()]) with kicks, and, for small problems, the exact optimum
+#' ([exact_search()]). Each stage's graph is kept only when it scores
+#' better, and every stage obeys background knowledge. Pass the result as
+#' `calm_control(refine = refine_control(...))`, or `calm(x, refine =
+#' refine_control(...))`. The same settings are still accepted by their
+#' older names, `refine_` followed by the argument's name, in
+#' [calm_control()] and [calm()] (`calm(x, refine_kicks = 0)`).
+#'
+#' The penalty discount and its choice from the data stay in
+#' [calm_control()] (`penalty_discount`, `penalty_grid`, `penalty_folds`).
+#' The measurements behind the defaults are in the vignettes and in
+#' `system.file("bench", package = "calm")`.
+#'
+#' @param penalty The score's penalty: `"bic"` (default; the BIC at
+#'   `calm_control(penalty_discount)`), `"ebic"` (the extended BIC,
+#'   [ebic_lambda()] with `gamma`), `"lambda1"` (the continuous phase's own
+#'   penalty) or a number (per edge and per sample). A population covariance
+#'   (`n = Inf`) is scored with `lambda1`.
+#' @param gamma The extended BIC's `gamma` (default 0.75), used with
+#'   `penalty = "ebic"`.
+#' @param forward Also make forward (edge insertion) moves of GES inside the
+#'   moral graph: `TRUE`, `FALSE` or `"auto"` (default: `TRUE` for a
+#'   population covariance, `FALSE` for data).
+#' @param max_moves Cap on the number of GES moves per run (default 10000).
+#' @param empty_start Also run GES from the empty graph (under background
+#'   knowledge: from the graph of the required edges) over all pairs, and
+#'   continue from the better of its result and the refined CALM graph
+#'   (default `TRUE`). The adjacencies it finds join the moral graph for the
+#'   order search.
+#' @param order Run the order search, BOSS, after the GES moves (default
+#'   `TRUE`); its graph, refined by GES moves again, is kept when it scores
+#'   better.
+#' @param order_starts Number of start orders of the order search (default
+#'   10): CALM's topological order, the refined graph's, and random orders
+#'   drawn with R's random number generator.
+#' @param order_all_pairs Up to this many variables (default 250) the order
+#'   search and the GES start consider every pair, not only the moral graph,
+#'   when the moral graph was estimated with IAMB; a moral graph given by
+#'   the user (or `"precision"`) is always kept to.
+#' @param order_free_starts With a moral graph that must be kept to and at
+#'   most `order_all_pairs` variables, also start the order search from the
+#'   orders where the same starts end without the moral graph (default
+#'   `TRUE`); the result still keeps to the moral graph.
+#' @param exact_limit Nodes with at most this many candidate parents
+#'   (default 14, at most 20) get exact best parent sets in the order search;
+#'   others use grow-shrink trees (`boss(exact_limit = )`).
+#' @param grow_ratio In `[0, 1]` (default 0.5): the order search runs its
+#'   starts with the plain grow step and again with this grow ratio
+#'   (`boss(grow_ratio = )`), and keeps the better result; `1` runs them once.
+#' @param kicks Number of kicks after the order search's starts (default
+#'   20; `0`: none): each moves `kick_size` variables of the best order to
+#'   random places and searches again, as `boss(kicks = )`.
+#' @param kick_size Variables moved by each kick (default 5).
+#' @param exact_max_d Up to this many variables (default 20, at most 25) the
+#'   refinement ends with the exact optimum of its score, kept when it scores
+#'   better; time and memory double with each variable (about 2 seconds and
+#'   100 MB at 20). `0` turns it off.
+#' @param ... Must be empty; catches misspelt arguments.
+#' @return An object of class `calm_refine_control`: a named list of the
+#'   values.
+#' @seealso [calm_control()], [calm()], [boss()]
+#' @examples
+#' refine_control()
+#' refine_control(kicks = 0, exact_max_d = 0)
+#' calm_control(refine = refine_control(order_starts = 20))
+#' @export
+refine_control <- function(penalty = "bic", gamma = 0.75, forward = "auto", max_moves = 10000,
+                           empty_start = TRUE, order = TRUE, order_starts = 10,
+                           order_all_pairs = 250, order_free_starts = TRUE, exact_limit = 14,
+                           grow_ratio = 0.5, kicks = 20, kick_size = 5, exact_max_d = 20, ...) {
+  call <- environment()
+  check_dots_empty(..., fn = "refine_control", call = call)
+  values <- mget(refine_fields(), envir = call)
+  structure(check_refine_settings(values, prefix = "", call = call), class = "calm_refine_control")
+}
+
+#' @export
+print.calm_refine_control <- function(x, ...) print_control_table(x, "refine_control")
+
+# refine_control()'s arguments, in the order calm_control() stores them.
+refine_fields <- function() {
+  c("penalty", "gamma", "forward", "max_moves", "order", "empty_start", "exact_max_d",
+    "order_all_pairs", "order_free_starts", "order_starts", "exact_limit", "grow_ratio",
+    "kicks", "kick_size")
+}
+
+# Checks the refinement's settings (a list named by refine_fields()); an
+# error names the argument as the user wrote it, `prefix` then the field.
+check_refine_settings <- function(x, prefix, call) {
+  a <- function(f) paste0(prefix, f)
+  list(
+    penalty = check_refine_penalty(x$penalty, arg = a("penalty"), call = call),
+    gamma = check_number(x$gamma, a("gamma"), lower = 0, call = call),
+    forward = if (identical(x$forward, "auto")) "auto" else
+      check_flag(x$forward, a("forward"), call = call),
+    max_moves = check_count(x$max_moves, a("max_moves"), min = 0, max = 1e9, call = call),
+    order = check_flag(x$order, a("order"), call = call),
+    empty_start = check_flag(x$empty_start, a("empty_start"), call = call),
+    exact_max_d = check_count(x$exact_max_d, a("exact_max_d"), min = 0, max = 25, call = call),
+    order_all_pairs = check_count(x$order_all_pairs, a("order_all_pairs"), min = 0, max = 1e6,
+                                  call = call),
+    order_free_starts = check_flag(x$order_free_starts, a("order_free_starts"), call = call),
+    order_starts = check_count(x$order_starts, a("order_starts"), min = 1, max = 1e4, call = call),
+    exact_limit = check_count(x$exact_limit, a("exact_limit"), min = 0, max = 20, call = call),
+    grow_ratio = check_number(x$grow_ratio, a("grow_ratio"), lower = 0, upper = 1, call = call),
+    kicks = check_count(x$kicks, a("kicks"), min = 0, max = 1e5, call = call),
+    kick_size = check_count(x$kick_size, a("kick_size"), min = 1, max = 1e4, call = call)
+  )
+}
+
+# calm_control()'s refine_* fields from its `refine` argument (a
+# refine_control() object, a list of its arguments or NULL) and the old flat
+# arguments (`flat`, named refine_*, NULL where not given), which win.
+merge_refine_settings <- function(refine, flat, call) {
+  if (is.null(refine)) {
+    refine <- refine_control()
+  } else if (!inherits(refine, "calm_refine_control")) {
+    if (!is.list(refine) || (length(refine) && (is.null(names(refine)) ||
+                                                !all(names(refine) %in% refine_fields())))) {
+      abort_arg("refine", "must be the result of {.fn refine_control} or a list of its arguments by name.",
+                call = call)
+    }
+    refine <- do.call(refine_control, refine)
+  }
+  given <- flat[!vapply(flat, is.null, logical(1))]
+  values <- unclass(refine)
+  if (length(given)) {
+    values[sub("^refine_", "", names(given))] <- given
+    values <- check_refine_settings(values, prefix = "refine_", call = call)
+  }
+  stats::setNames(values[refine_fields()], paste0("refine_", refine_fields()))
+}

@@ -1,0 +1,92 @@
+// Helpers shared by the rcpp_*.cpp glue files: matrices from R to the pure
+// C++ core and back, background knowledge, and the named options lists the
+// searches take. Only glue includes this; the core never sees R types.
+#ifndef CALM_RCPP_GLUE_H
+#define CALM_RCPP_GLUE_H
+
+#include <Rcpp.h>
+#include <RcppEigen.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "graph_core.h"
+
+namespace calm_glue {
+
+// A 0/1 matrix: entries that are not zero.
+inline calm::IntMatrix nonzero(const Eigen::Map<Eigen::MatrixXd>& m) {
+  return (m.array() != 0).cast<int>();
+}
+
+inline calm::IntMatrix nonzero(const Rcpp::NumericMatrix& m) {
+  calm::IntMatrix out = calm::IntMatrix::Zero(m.nrow(), m.ncol());
+  for (int j = 0; j < m.ncol(); ++j)
+    for (int i = 0; i < m.nrow(); ++i) out(i, j) = m(i, j) != 0;
+  return out;
+}
+
+// 0-based node indices to R's 1-based ones, and back.
+inline Rcpp::IntegerVector one_based(const std::vector<int>& s) {
+  Rcpp::IntegerVector out(s.size());
+  for (std::size_t k = 0; k < s.size(); ++k) out[k] = s[k] + 1;
+  return out;
+}
+
+inline std::vector<int> zero_based(const Rcpp::IntegerVector& s) {
+  std::vector<int> out(s.size());
+  for (R_xlen_t k = 0; k < s.size(); ++k) out[k] = s[k] - 1;
+  return out;
+}
+
+inline Eigen::MatrixXd as_double(const calm::IntMatrix& m) { return m.cast<double>(); }
+
+// Background knowledge from R's 0/1 matrices (R/knowledge.R); NULL for
+// any: none of that kind.
+inline calm::Knowledge knowledge(const Rcpp::Nullable<Rcpp::NumericMatrix>& required,
+                                 const Rcpp::Nullable<Rcpp::NumericMatrix>& forbidden, int d,
+                                 const Rcpp::Nullable<Rcpp::NumericMatrix>& precedes = R_NilValue) {
+  calm::Knowledge k;
+  if (required.isNotNull()) k.required = nonzero(Rcpp::NumericMatrix(required.get()));
+  if (forbidden.isNotNull()) k.forbidden = nonzero(Rcpp::NumericMatrix(forbidden.get()));
+  if (precedes.isNotNull()) k.precedes = nonzero(Rcpp::NumericMatrix(precedes.get()));
+  for (const calm::IntMatrix* m : {&k.required, &k.forbidden, &k.precedes})
+    if (m->size() != 0 && (m->rows() != d || m->cols() != d))
+      Rcpp::stop("knowledge and covariance differ in size");
+  return k;
+}
+
+// A search's options arrive from R as a named list. Each field the search
+// reads has a row in a table (name and how to store it); a field missing
+// from the list, or one no row reads, is an error, so R is the one place
+// that sets them (no silent C++ default).
+template <class Options>
+struct OptionField {
+  const char* name;
+  void (*set)(Options&, SEXP);
+};
+
+template <class Options, std::size_t N>
+Options read_options(const Rcpp::List& list, const OptionField<Options> (&fields)[N],
+                     const char* search) {
+  Options o{};
+  if (list.size() > 0) {
+    const Rcpp::CharacterVector given = list.names();
+    for (R_xlen_t i = 0; i < given.size(); ++i) {
+      const std::string nm = Rcpp::as<std::string>(given[i]);
+      bool known = false;
+      for (const OptionField<Options>& f : fields) known = known || nm == f.name;
+      if (!known) Rcpp::stop("%s: unknown option '%s'", search, nm);
+    }
+  }
+  for (const OptionField<Options>& f : fields) {
+    if (!list.containsElementNamed(f.name)) Rcpp::stop("%s: option '%s' is missing", search, f.name);
+    f.set(o, list[f.name]);
+  }
+  return o;
+}
+
+}  // namespace calm_glue
+
+#endif
