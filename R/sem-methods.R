@@ -102,6 +102,8 @@ vcov.calm_fit <- function(object, x, ...) {
     res <- xc[, j] - xp %*% B[pa, j]
     s2 <- sum(res^2) / (n - length(pa) - 1)
     v <- s2 * solve(crossprod(xp))
+    # symmetric to the bit, whatever the BLAS kernel's order of operations
+    v <- (v + t(v)) / 2
     dimnames(v) <- rep(list(paste0(nm[pa], "->", nm[j])), 2)
     v
   })
