@@ -29,11 +29,8 @@
 #' its BIC scores were rewritten in March 2026, half the discount since (in
 #' its current source `lambda_value = 1` gives the graphs and scores of
 #' `penalty_discount = 2`, and its default 2 is discount 4). A population covariance
-#' (`n = Inf`) has no BIC; `lambda1` then defaults to 0.001. A small
-#' penalty matters there: on 50-node ER4 population covariances, 0.005 (the
-#' paper's sparsity weight of CALM) made the greedy parent choices stop
-#' early and BOSS missed graphs that score better, while 0.001 found the
-#' truth.
+#' (`n = Inf`) has no BIC; `lambda1` then defaults to 0.001 (a larger
+#' penalty stops the greedy parent choices early there).
 #'
 #' @section Starts and parallel runs:
 #' The start orders are drawn with R's random number generator, so

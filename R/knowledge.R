@@ -53,7 +53,7 @@
 #' @param tiers A temporal order: a list of character vectors (first tier
 #'   first) or a named integer vector giving each variable's tier. An edge
 #'   from a later tier to an earlier one is forbidden; variables in no tier
-#'   are unconstrained.
+#'   are unconstrained. `NULL` (default): no tiers.
 #' @return An object of class `calm_knowledge`.
 #' @seealso [calm()], [boss()], [exact_search()]
 #' @examples

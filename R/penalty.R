@@ -161,8 +161,10 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL,
 #'
 #' @param x Data: a numeric matrix or data frame, one column per variable
 #'   (complete rows).
-#' @param grid Candidate penalty discounts (positive, distinct).
-#' @param folds Number of folds (at least 2, at most `nrow(x) / 2`).
+#' @param grid Candidate penalty discounts (positive, distinct; default
+#'   1.5, 2, 2.5, 3 and 4).
+#' @param folds Number of folds (default 5; at least 2, at most
+#'   `nrow(x) / 2`).
 #' @param splits Number of independent random splits into folds (default 2);
 #'   their folds are pooled.
 #' @param moral The pairs the searches may join: `"none"` (default, all
