@@ -25,6 +25,19 @@
 
 namespace {
 
+// NOTEARS options as notears_control()'s defaults (the struct leaves these
+// to the caller; R's notears_control() is their one source).
+calm::NotearsOptions notears_defaults() {
+  calm::NotearsOptions o;
+  o.lambda1 = 0.1;
+  o.max_iter = 100;
+  o.h_tol = 1e-8;
+  o.rho_max = 1e16;
+  o.edge_threshold = 0.1;
+  return o;
+}
+
+
 Eigen::MatrixXd random_sigma(int d, std::mt19937_64& rng, calm::IntMatrix* dag = nullptr,
                              Eigen::MatrixXd* B = nullptr, Eigen::VectorXd* omega = nullptr) {
   calm::IntMatrix a = random_dag_matrix(d, std::min(1.0, 2.0 / std::max(d - 1, 1)), rng);
@@ -162,7 +175,7 @@ void notears_cases(std::mt19937_64& rng) {
     Eigen::MatrixXd W = calm::notears_weights(w, d);
     CHECK(W.rows() == d && W.cols() == d && W.allFinite());
 
-    calm::NotearsOptions opt;
+    calm::NotearsOptions opt = notears_defaults();
     opt.max_iter = 4;
     int rows = 0;
     calm::NotearsResult res = calm::notears_linear_fit(
@@ -237,7 +250,7 @@ void box_solver_cases(std::mt19937_64& rng) {
   }
   for (int d : {1, 2, 3, 5, 8}) {
     Eigen::MatrixXd S = to_correlation(random_sigma(d, rng));
-    calm::NotearsOptions nopt;
+    calm::NotearsOptions nopt = notears_defaults();
     calm::NotearsResult res =
         calm::notears_linear_fit(S, nopt, calm::make_lbfgspp_solver(opt, calm::ProgressFn()),
                                  calm::ProgressFn());
