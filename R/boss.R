@@ -127,7 +127,7 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, 
   grow_ratio <- check_number(grow_ratio, "grow_ratio", lower = 0, upper = 1, call = env)
   kicks <- check_count(kicks, "kicks", min = 0, max = 1e5, call = env)
   kick_size <- check_count(kick_size, "kick_size", min = 1, max = 1e4, call = env)
-  cv <- resolve_covariance(x, cov, n, standardize, call = env)
+  cv <- resolve_covariance(x, cov, n, standardize, call = env, small_n = TRUE)
   sigma <- set_node_names(cv$sigma)
   nm <- colnames(sigma)
   d <- ncol(sigma)
@@ -140,10 +140,11 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, 
   lambda1 <- pen$lambda
 
   t0 <- proc.time()[["elapsed"]]
-  r <- boss_run(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio)
+  mp <- max_parents_for(cv$n)
+  r <- boss_run(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio, mp)
   # kicks from the best start's order; the starts' record stays the one above
   r <- kick_search(r, sigma, mask, lambda1, max_sweeps, exact_limit, bes, grow_ratio,
-                   kicks, kick_size, c(1, 0.5))
+                   kicks, kick_size, c(1, 0.5), mp)
   elapsed <- proc.time()[["elapsed"]] - t0
 
   amat <- r$dag
@@ -191,7 +192,8 @@ start_orders <- function(starts, nm, call) {
 # Runs the starts in one C++ call, or split between the workers of the
 # current future plan; the best result over all starts (ties: the earlier
 # start) is returned with every start's record.
-boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio) {
+boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio,
+                     max_parents = -1L) {
   k <- ncol(orders)
   workers <- future::nbrOfWorkers()
   groups <- if (is.finite(workers) && workers > 1L && k > 1L) {
@@ -202,7 +204,7 @@ boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes,
   p <- progressr::progressor(steps = length(groups))
   runs <- future.apply::future_lapply(groups, function(idx) {
     r <- cpp_boss(sigma, mask, lambda1, orders[, idx, drop = FALSE], max_sweeps, exact_limit, bes,
-                  grow_ratio, no_kicks(), numeric())
+                  grow_ratio, no_kicks(), numeric(), max_parents)
     p()
     r
   }, future.seed = FALSE, future.packages = "calm")
@@ -232,14 +234,14 @@ no_kicks <- function() matrix(0L, 0, 0)
 # alternating the grow ratios in `ratios` after the first at `grow_ratio`.
 # The kicked search's graph, score and order replace those of `best` when
 # they score better; `kicks_improved` counts the kicks that found a better
-# graph (0 when `best` is kept).
+# graph (0 when `best` is kept). `max_parents`: see max_parents_for().
 kick_search <- function(best, sigma, mask, lambda1, max_sweeps, exact_limit, bes, grow_ratio,
-                        kicks, kick_size, ratios) {
+                        kicks, kick_size, ratios, max_parents = -1L) {
   best$kicks_improved <- 0L
   if (kicks <= 0) return(best)
   d <- ncol(sigma)
   kk <- cpp_boss(sigma, mask, lambda1, matrix(best$order, nrow = d), max_sweeps, exact_limit, bes,
-                 grow_ratio, draw_kicks(d, kicks, kick_size), ratios)
+                 grow_ratio, draw_kicks(d, kicks, kick_size), ratios, max_parents)
   if (kk$score < best$score - 1e-10) {
     best[c("dag", "cpdag", "score", "order")] <- kk[c("dag", "cpdag", "score", "order")]
     best$kicks_improved <- kk$kicks_improved

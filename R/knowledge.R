@@ -249,7 +249,7 @@ refine_dag_knowledge <- function(dag, sigma, mask, lambda, ctrl, n, kn, extend =
   allowed <- pmax(mask != 0, t(mask != 0)) * 1
   diag(allowed) <- 0
   r <- cpp_ges_refine_knowledge(sigma, start, lambda, allowed, kn$required, kn$forbidden,
-                                isTRUE(forward), ctrl$refine_max_moves)
+                                isTRUE(forward), ctrl$refine_max_moves, max_parents_for(n))
   moves <- data.frame(type = r$moves$type, from = nm[r$moves$from], to = nm[r$moves$to],
                       clique = rep(NA_character_, nrow(r$moves)), delta = r$moves$delta,
                       stringsAsFactors = FALSE)
@@ -265,7 +265,7 @@ refine_dag_knowledge <- function(dag, sigma, mask, lambda, ctrl, n, kn, extend =
     exact_mask <- pmax(exact_mask, kn$required)
     budget <- 2 * 1024^3
     if (cpp_exact_search_bytes(pmax(exact_mask, t(exact_mask))) <= budget) {
-      ex <- cpp_exact_search(sigma, exact_mask, lambda, budget, kn$required)
+      ex <- cpp_exact_search(sigma, exact_mask, lambda, budget, kn$required, max_parents_for(n))
       if (ex$score < score_now - 1e-10) {
         moves <- rbind(moves, data.frame(type = "exact", from = NA_character_, to = NA_character_,
                                          clique = "exact search", delta = ex$score - score_now,

@@ -46,7 +46,7 @@ heldout_loglik <- function(dag, s, mu, test) {
     r <- centred[, j]
     v <- s[j, j]
     if (length(pa)) {
-      beta <- solve(s[pa, pa, drop = FALSE], s[pa, j])
+      beta <- solve_parents(s[pa, pa, drop = FALSE], s[pa, j])
       r <- r - centred[, pa, drop = FALSE] %*% beta
       v <- v - sum(s[j, pa] * beta)
     }
@@ -68,7 +68,7 @@ fold_path <- function(train, test, grid, mask, exact_limit) {
   starts <- cbind(sample.int(d), sample.int(d))
   vapply(grid, function(k) {
     r <- cpp_boss(s, mask, bic_lambda(n, k), starts, 100L, exact_limit, TRUE, 1, no_kicks(),
-                  numeric())
+                  numeric(), max_parents_for(n))
     starts <<- matrix(r$order, ncol = 1L)
     heldout_loglik(r$dag, s, mu, test)
   }, numeric(1))

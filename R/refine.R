@@ -11,13 +11,14 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
   forward <- ctrl$refine_forward
   if (identical(forward, "auto")) forward <- !is.finite(n)
   nm <- colnames(sigma)
+  mp <- max_parents_for(n)
   t0 <- proc.time()[["elapsed"]]
   start <- cpp_dag_to_cpdag(dag)
   storage.mode(start) <- "double"
   allowed <- mask
   diag(allowed) <- 0
   ges <- function(cp, fw = forward) {
-    cpp_ges_refine(sigma, cp, lambda, allowed, fw, TRUE, TRUE, ctrl$refine_max_moves)
+    cpp_ges_refine(sigma, cp, lambda, allowed, fw, TRUE, TRUE, ctrl$refine_max_moves, mp)
   }
   r <- ges(start)
   moves <- moves_frame(r$moves, nm)
@@ -34,7 +35,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     # the edges it finds join the moral graph for the order search
     full <- if (extend) complete else allowed
     empty <- cpp_ges_refine(sigma, matrix(0, d, d), lambda, full, TRUE, TRUE, TRUE,
-                            ctrl$refine_max_moves)
+                            ctrl$refine_max_moves, mp)
     allowed <- pmax(allowed, empty$cpdag, t(empty$cpdag))
   }
   if (isTRUE(ctrl$refine_empty_start) && empty$score_after < score_now - 1e-10) {
@@ -64,7 +65,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     if (!extend && isTRUE(ctrl$refine_order_free_starts) && d <= ctrl$refine_order_all_pairs &&
         any(allowed[row(allowed) != col(allowed)] == 0)) {
       free <- cpp_boss(sigma, complete, lambda, matrix(unlist(starts), nrow = d),
-                       100L, ctrl$refine_exact_limit, FALSE, 1, no_kicks(), numeric())
+                       100L, ctrl$refine_exact_limit, FALSE, 1, no_kicks(), numeric(), mp)
       starts <- unique(c(starts, lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])))
     }
     # the starts run with the plain grow step and, unless refine_grow_ratio
@@ -72,11 +73,11 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     # plain one). Neither ratio's landscape is better on every graph.
     start_mat <- matrix(unlist(starts), nrow = d)
     os <- cpp_boss(sigma, order_mask, lambda, start_mat, 100L, ctrl$refine_exact_limit, TRUE, 1,
-                   no_kicks(), numeric())
+                   no_kicks(), numeric(), mp)
     os_ratio <- 1
     if (ctrl$refine_grow_ratio < 1) {
       os_grow <- cpp_boss(sigma, order_mask, lambda, start_mat, 100L, ctrl$refine_exact_limit,
-                          TRUE, ctrl$refine_grow_ratio, no_kicks(), numeric())
+                          TRUE, ctrl$refine_grow_ratio, no_kicks(), numeric(), mp)
       if (os_grow$score < os$score - 1e-10) {
         os <- os_grow
         os_ratio <- ctrl$refine_grow_ratio
@@ -86,7 +87,8 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     # the search run again from there, alternating the grow ratios; kept
     # when the score improves
     os <- kick_search(os, sigma, order_mask, lambda, 100L, ctrl$refine_exact_limit, TRUE, os_ratio,
-                      ctrl$refine_kicks, ctrl$refine_kick_size, unique(c(1, ctrl$refine_grow_ratio)))
+                      ctrl$refine_kicks, ctrl$refine_kick_size, unique(c(1, ctrl$refine_grow_ratio)),
+                      max_parents = mp)
     n_kicks <- os$kicks_improved
     if (all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
     if (os$score < score_now - 1e-10) {
@@ -115,7 +117,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE) {
     storage.mode(exact_mask) <- "double"
     budget <- 2 * 1024^3
     if (cpp_exact_search_bytes(exact_mask) <= budget) {
-      ex <- cpp_exact_search(sigma, exact_mask, lambda, budget)
+      ex <- cpp_exact_search(sigma, exact_mask, lambda, budget, NULL, mp)
       if (ex$score < score_now - 1e-10) {
         moves <- rbind(moves, data.frame(type = "exact", from = NA_character_, to = NA_character_,
                                          clique = "exact search", delta = ex$score - score_now,

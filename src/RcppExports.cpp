@@ -80,8 +80,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_boss
-Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, int max_sweeps, int exact_limit, bool bes, double grow_ratio, Rcpp::IntegerMatrix kicks, Rcpp::NumericVector kick_grow_ratios);
-RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP max_sweepsSEXP, SEXP exact_limitSEXP, SEXP besSEXP, SEXP grow_ratioSEXP, SEXP kicksSEXP, SEXP kick_grow_ratiosSEXP) {
+Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, int max_sweeps, int exact_limit, bool bes, double grow_ratio, Rcpp::IntegerMatrix kicks, Rcpp::NumericVector kick_grow_ratios, int max_parents);
+RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP max_sweepsSEXP, SEXP exact_limitSEXP, SEXP besSEXP, SEXP grow_ratioSEXP, SEXP kicksSEXP, SEXP kick_grow_ratiosSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
@@ -94,7 +94,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type grow_ratio(grow_ratioSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type kicks(kicksSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type kick_grow_ratios(kick_grow_ratiosSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio, kicks, kick_grow_ratios));
+    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio, kicks, kick_grow_ratios, max_parents));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -205,8 +206,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_exact_search
-Rcpp::List cpp_exact_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, double max_bytes, Rcpp::Nullable<Rcpp::NumericMatrix> required);
-RcppExport SEXP _calm_cpp_exact_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP max_bytesSEXP, SEXP requiredSEXP) {
+Rcpp::List cpp_exact_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, double max_bytes, Rcpp::Nullable<Rcpp::NumericMatrix> required, int max_parents);
+RcppExport SEXP _calm_cpp_exact_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP max_bytesSEXP, SEXP requiredSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
@@ -214,7 +215,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< double >::type max_bytes(max_bytesSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type required(requiredSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_exact_search(cov, allowed, lambda, max_bytes, required));
+    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_exact_search(cov, allowed, lambda, max_bytes, required, max_parents));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -229,8 +231,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_ges_best_move
-SEXP cpp_ges_best_move(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, std::string type, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed);
-RcppExport SEXP _calm_cpp_ges_best_move(SEXP covSEXP, SEXP cpdagSEXP, SEXP typeSEXP, SEXP lambdaSEXP, SEXP allowedSEXP) {
+SEXP cpp_ges_best_move(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, std::string type, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, int max_parents);
+RcppExport SEXP _calm_cpp_ges_best_move(SEXP covSEXP, SEXP cpdagSEXP, SEXP typeSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
@@ -238,13 +240,14 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ges_best_move(cov, cpdag, type, lambda, allowed));
+    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ges_best_move(cov, cpdag, type, lambda, allowed, max_parents));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_ges_refine
-Rcpp::List cpp_ges_refine(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, bool forward, bool backward, bool turning, int max_moves);
-RcppExport SEXP _calm_cpp_ges_refine(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP forwardSEXP, SEXP backwardSEXP, SEXP turningSEXP, SEXP max_movesSEXP) {
+Rcpp::List cpp_ges_refine(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, bool forward, bool backward, bool turning, int max_moves, int max_parents);
+RcppExport SEXP _calm_cpp_ges_refine(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP forwardSEXP, SEXP backwardSEXP, SEXP turningSEXP, SEXP max_movesSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
@@ -255,7 +258,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< bool >::type backward(backwardSEXP);
     Rcpp::traits::input_parameter< bool >::type turning(turningSEXP);
     Rcpp::traits::input_parameter< int >::type max_moves(max_movesSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine(cov, cpdag, lambda, allowed, forward, backward, turning, max_moves));
+    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine(cov, cpdag, lambda, allowed, forward, backward, turning, max_moves, max_parents));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -381,8 +385,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_ges_refine_knowledge
-Rcpp::List cpp_ges_refine_knowledge(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, const Eigen::Map<Eigen::MatrixXd> required, const Eigen::Map<Eigen::MatrixXd> forbidden, bool forward, int max_moves);
-RcppExport SEXP _calm_cpp_ges_refine_knowledge(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP forwardSEXP, SEXP max_movesSEXP) {
+Rcpp::List cpp_ges_refine_knowledge(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, const Eigen::Map<Eigen::MatrixXd> required, const Eigen::Map<Eigen::MatrixXd> forbidden, bool forward, int max_moves, int max_parents);
+RcppExport SEXP _calm_cpp_ges_refine_knowledge(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP forwardSEXP, SEXP max_movesSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
@@ -393,7 +397,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type forbidden(forbiddenSEXP);
     Rcpp::traits::input_parameter< bool >::type forward(forwardSEXP);
     Rcpp::traits::input_parameter< int >::type max_moves(max_movesSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine_knowledge(cov, cpdag, lambda, allowed, required, forbidden, forward, max_moves));
+    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine_knowledge(cov, cpdag, lambda, allowed, required, forbidden, forward, max_moves, max_parents));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -410,27 +415,29 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_dag_local_scores
-Rcpp::List cpp_dag_local_scores(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> adj, double lambda);
-RcppExport SEXP _calm_cpp_dag_local_scores(SEXP covSEXP, SEXP adjSEXP, SEXP lambdaSEXP) {
+Rcpp::List cpp_dag_local_scores(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> adj, double lambda, int max_parents);
+RcppExport SEXP _calm_cpp_dag_local_scores(SEXP covSEXP, SEXP adjSEXP, SEXP lambdaSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type adj(adjSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_dag_local_scores(cov, adj, lambda));
+    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_dag_local_scores(cov, adj, lambda, max_parents));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_all_subset_scores
-Rcpp::NumericVector cpp_all_subset_scores(const Eigen::Map<Eigen::MatrixXd> cov, int j, Rcpp::IntegerVector candidates, double lambda);
-RcppExport SEXP _calm_cpp_all_subset_scores(SEXP covSEXP, SEXP jSEXP, SEXP candidatesSEXP, SEXP lambdaSEXP) {
+Rcpp::NumericVector cpp_all_subset_scores(const Eigen::Map<Eigen::MatrixXd> cov, int j, Rcpp::IntegerVector candidates, double lambda, int max_parents);
+RcppExport SEXP _calm_cpp_all_subset_scores(SEXP covSEXP, SEXP jSEXP, SEXP candidatesSEXP, SEXP lambdaSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
     Rcpp::traits::input_parameter< int >::type j(jSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type candidates(candidatesSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_all_subset_scores(cov, j, candidates, lambda));
+    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_all_subset_scores(cov, j, candidates, lambda, max_parents));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -456,7 +463,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_golem_nv", (DL_FUNC) &_calm_cpp_golem_nv, 10},
     {"_calm_cpp_notears_objective", (DL_FUNC) &_calm_cpp_notears_objective, 5},
     {"_calm_cpp_notears_linear", (DL_FUNC) &_calm_cpp_notears_linear, 12},
-    {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 10},
+    {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 11},
     {"_calm_cpp_calm_fit", (DL_FUNC) &_calm_cpp_calm_fit, 9},
     {"_calm_cpp_calm_objective", (DL_FUNC) &_calm_cpp_calm_objective, 10},
     {"_calm_cpp_calm_options", (DL_FUNC) &_calm_cpp_calm_options, 5},
@@ -464,10 +471,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_calm_score", (DL_FUNC) &_calm_cpp_calm_score, 3},
     {"_calm_cpp_calm_simd_available", (DL_FUNC) &_calm_cpp_calm_simd_available, 0},
     {"_calm_cpp_calm_step_time", (DL_FUNC) &_calm_cpp_calm_step_time, 7},
-    {"_calm_cpp_exact_search", (DL_FUNC) &_calm_cpp_exact_search, 5},
+    {"_calm_cpp_exact_search", (DL_FUNC) &_calm_cpp_exact_search, 6},
     {"_calm_cpp_exact_search_bytes", (DL_FUNC) &_calm_cpp_exact_search_bytes, 1},
-    {"_calm_cpp_ges_best_move", (DL_FUNC) &_calm_cpp_ges_best_move, 5},
-    {"_calm_cpp_ges_refine", (DL_FUNC) &_calm_cpp_ges_refine, 8},
+    {"_calm_cpp_ges_best_move", (DL_FUNC) &_calm_cpp_ges_best_move, 6},
+    {"_calm_cpp_ges_refine", (DL_FUNC) &_calm_cpp_ges_refine, 9},
     {"_calm_cpp_topological_order", (DL_FUNC) &_calm_cpp_topological_order, 1},
     {"_calm_cpp_is_dag", (DL_FUNC) &_calm_cpp_is_dag, 1},
     {"_calm_cpp_dag_to_cpdag", (DL_FUNC) &_calm_cpp_dag_to_cpdag, 1},
@@ -479,10 +486,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 1},
     {"_calm_cpp_order_search", (DL_FUNC) &_calm_cpp_order_search, 3},
     {"_calm_cpp_regression_dag", (DL_FUNC) &_calm_cpp_regression_dag, 2},
-    {"_calm_cpp_ges_refine_knowledge", (DL_FUNC) &_calm_cpp_ges_refine_knowledge, 8},
+    {"_calm_cpp_ges_refine_knowledge", (DL_FUNC) &_calm_cpp_ges_refine_knowledge, 9},
     {"_calm_cpp_knowledge_extension", (DL_FUNC) &_calm_cpp_knowledge_extension, 3},
-    {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 3},
-    {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 4},
+    {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 4},
+    {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 5},
     {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 7},
     {NULL, NULL, 0}
 };

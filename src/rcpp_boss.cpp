@@ -15,8 +15,8 @@
 Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed,
                     double lambda, Rcpp::IntegerMatrix starts, int max_sweeps, int exact_limit,
                     bool bes, double grow_ratio, Rcpp::IntegerMatrix kicks,
-                    Rcpp::NumericVector kick_grow_ratios) {
-  calm::LocalScore score(cov, lambda);
+                    Rcpp::NumericVector kick_grow_ratios, int max_parents = -1) {
+  calm::LocalScore score(cov, lambda, max_parents);
   const int d = score.dim();
   if (starts.nrow() != d) throw std::invalid_argument("start orders have the wrong length");
   std::vector<std::vector<int>> st(starts.ncol(), std::vector<int>(d));

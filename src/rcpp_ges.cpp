@@ -30,8 +30,9 @@ Rcpp::IntegerVector one_based(const std::vector<int>& s) {
 // that type exists.
 // [[Rcpp::export(rng = false)]]
 SEXP cpp_ges_best_move(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag,
-                       std::string type, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed) {
-  calm::LocalScore score(cov, lambda);
+                       std::string type, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed,
+                       int max_parents = -1) {
+  calm::LocalScore score(cov, lambda, max_parents);
   calm::GesMoveType t = type == "insert" ? calm::GesMoveType::Insert
                         : type == "delete" ? calm::GesMoveType::Delete
                                            : calm::GesMoveType::Turn;
@@ -50,8 +51,8 @@ SEXP cpp_ges_best_move(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<E
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_ges_refine(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag,
                           double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, bool forward,
-                          bool backward, bool turning, int max_moves) {
-  calm::LocalScore score(cov, lambda);
+                          bool backward, bool turning, int max_moves, int max_parents = -1) {
+  calm::LocalScore score(cov, lambda, max_parents);
   calm::GesOptions opt;
   opt.forward = forward;
   opt.backward = backward;

@@ -25,8 +25,8 @@ Rcpp::List cpp_ges_refine_knowledge(const Eigen::Map<Eigen::MatrixXd> cov,
                                     const Eigen::Map<Eigen::MatrixXd> allowed,
                                     const Eigen::Map<Eigen::MatrixXd> required,
                                     const Eigen::Map<Eigen::MatrixXd> forbidden, bool forward,
-                                    int max_moves) {
-  calm::LocalScore score(cov, lambda);
+                                    int max_moves, int max_parents = -1) {
+  calm::LocalScore score(cov, lambda, max_parents);
   calm::Knowledge k;
   k.required = nonzero(required);
   k.forbidden = nonzero(forbidden);

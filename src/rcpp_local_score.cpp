@@ -10,8 +10,9 @@
 // Score of each node of a DAG and their sum.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_dag_local_scores(const Eigen::Map<Eigen::MatrixXd> cov,
-                                const Eigen::Map<Eigen::MatrixXd> adj, double lambda) {
-  calm::LocalScore score(cov, lambda);
+                                const Eigen::Map<Eigen::MatrixXd> adj, double lambda,
+                                int max_parents = -1) {
+  calm::LocalScore score(cov, lambda, max_parents);
   const int d = score.dim();
   Rcpp::NumericVector per_node(d);
   double total = 0;
@@ -28,8 +29,9 @@ Rcpp::List cpp_dag_local_scores(const Eigen::Map<Eigen::MatrixXd> cov,
 // s(j, T) for every subset T of `candidates` (1-based), by bit mask.
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericVector cpp_all_subset_scores(const Eigen::Map<Eigen::MatrixXd> cov, int j,
-                                          Rcpp::IntegerVector candidates, double lambda) {
-  calm::LocalScore score(cov, lambda);
+                                          Rcpp::IntegerVector candidates, double lambda,
+                                          int max_parents = -1) {
+  calm::LocalScore score(cov, lambda, max_parents);
   std::vector<int> cand(candidates.size());
   for (R_xlen_t k = 0; k < candidates.size(); ++k) cand[k] = candidates[k] - 1;
   std::vector<double> out = score.all_subset_scores(j - 1, cand);
