@@ -36,7 +36,8 @@ timed <- function(expr, limit = Inf) {
 # pcalg's GES on the data: its CPDAG as a 0/1 matrix ([i, j] for i -> j,
 # mutual pairs undirected)
 ges_cpdag <- function(x, discount) {
-  score <- methods::new("GaussL0penObsScore", data = x, lambda = discount * log(nrow(x)) / 2)
+  generator <- methods::getRefClass("GaussL0penObsScore", where = asNamespace("pcalg"))
+  score <- generator$new(data = x, lambda = discount * log(nrow(x)) / 2)
   fit <- pcalg::ges(score)
   d <- ncol(x)
   amat <- matrix(0, d, d)
