@@ -49,8 +49,9 @@
 #'   Tetrad's BOSS), used when `lambda1` is `NULL` and `n` is finite; larger
 #'   values give sparser graphs. `"cv"`: chosen from `penalty_grid` by
 #'   `penalty_folds`-fold held-out log-likelihood, as [calm()] does by default
-#'   (see [select_penalty()]; needs data, not a covariance). The choice is
-#'   recorded in the fit's `penalty`.
+#'   (see [select_penalty()]; needs data, not a covariance; with `n <= d` the
+#'   extended BIC instead, as in [calm()]). The choice is recorded in the
+#'   fit's `penalty`.
 #' @param penalty_grid,penalty_folds With `penalty_discount = "cv"`: the
 #'   discounts to choose from and the number of folds.
 #' @param lambda1 Penalty per edge and per sample. `NULL` (default): the BIC
@@ -259,6 +260,11 @@ boss_penalty <- function(lambda1, discount, grid, folds, cv, mask, exact_limit, 
   }
   if (!is.finite(cv$n)) return(penalty_record("lambda", NA_real_, 0.001))
   if (is.numeric(discount)) return(penalty_record("fixed", discount, bic_lambda(cv$n, discount)))
+  if (cv$n <= ncol(cv$sigma)) {
+    # as calm(): with n <= d the held-out choice is left to chance
+    lam <- ebic_lambda(cv$n, ncol(cv$sigma))
+    return(penalty_record("ebic", attr(lam, "discount"), as.numeric(lam)))
+  }
   if (is.null(cv$x)) {
     abort_arg("penalty_discount", "is {.val cv}, which needs the data {.arg x}, not a covariance.",
               call = call)

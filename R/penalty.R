@@ -163,7 +163,7 @@ select_penalty <- function(x, grid = c(1.5, 2, 2.5, 3, 4), folds = 5, moral = "n
   env <- environment()
   grid <- check_penalty_grid(grid, "grid", call = env)
   folds <- check_count(folds, "folds", min = 2, max = 1000, call = env)
-  cv <- resolve_covariance(x, NULL, NULL, TRUE, call = env)
+  cv <- resolve_covariance(x, NULL, NULL, TRUE, call = env, small_n = TRUE)
   d <- ncol(cv$sigma)
   mask <- if (identical(moral, "none")) {
     matrix(1, d, d) - diag(d)
@@ -190,7 +190,9 @@ refine_penalty_record <- function(ctrl, n, d, x, mask, call) {
   if (!is.finite(n) || p == "lambda1") return(penalty_record("lambda1", NA_real_, ctrl[["lambda1"]]))
   # small data: as many folds as have 2 rows each; below 4 rows the extended BIC
   folds <- min(ctrl[["penalty_folds"]], floor(n / 2))
-  if (p == "bic" && identical(k, "cv") && !is.null(x) && folds >= 2) {
+  # with n <= d (issue 36) the held-out choice swings between discounts
+  # from one draw of the folds to the next; the extended BIC does not
+  if (p == "bic" && identical(k, "cv") && !is.null(x) && folds >= 2 && n > d) {
     return(select_discount(x, ctrl[["penalty_grid"]], folds, mask, ctrl[["refine_exact_limit"]],
                            call = call))
   }
