@@ -15,7 +15,8 @@
 #' replicate whose learner fails, or whose worker dies, is left out with a
 #' warning naming it; the others are kept (a dead worker is replaced).
 #'
-#' @param x Data: a numeric matrix or data frame, one column per variable.
+#' @param x Data: a numeric matrix or data frame, one column per variable
+#'   (fewer rows than columns work with [calm()] and [boss()]).
 #' @param R Number of bootstrap replicates (default 100).
 #' @param learner A function that takes the data as its first argument and
 #'   returns a graph [as_amat()] accepts: [calm()] (default), [boss()],

@@ -46,8 +46,9 @@
 #'   Tetrad's BOSS), used when `lambda1` is `NULL` and `n` is finite; larger
 #'   values give sparser graphs. `"cv"`: chosen from `penalty_grid` by
 #'   `penalty_folds`-fold held-out log-likelihood, as [calm()] does by default
-#'   (see [select_penalty()]; needs data, not a covariance). The choice is
-#'   recorded in the fit's `penalty`.
+#'   (see [select_penalty()]; needs data, not a covariance; with `n <= d` the
+#'   extended BIC instead, as in [calm()]). The choice is recorded in the
+#'   fit's `penalty`.
 #' @param penalty_grid,penalty_folds With `penalty_discount = "cv"`: the
 #'   discounts to choose from and the number of folds.
 #' @param lambda1 Penalty per edge and per sample. `NULL` (default): the BIC
@@ -136,7 +137,7 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, 
   grow_ratio <- check_number(grow_ratio, "grow_ratio", lower = 0, upper = 1, call = env)
   kicks <- check_count(kicks, "kicks", min = 0, max = 1e5, call = env)
   kick_size <- check_count(kick_size, "kick_size", min = 1, max = 1e4, call = env)
-  cv <- resolve_covariance(x, cov, n, standardize, call = env)
+  cv <- resolve_covariance(x, cov, n, standardize, call = env, small_n = TRUE)
   sigma <- set_node_names(cv$sigma)
   nm <- colnames(sigma)
   d <- ncol(sigma)
@@ -151,10 +152,12 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, 
   lambda1 <- pen$lambda
 
   t0 <- proc.time()[["elapsed"]]
-  r <- boss_run(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio, kn = kn)
+  mp <- max_parents_for(cv$n)
+  r <- boss_run(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio, kn = kn,
+                max_parents = mp)
   # kicks from the best start's order; the starts' record stays the one above
   r <- kick_search(r, sigma, mask, lambda1, max_sweeps, exact_limit, bes, grow_ratio,
-                   kicks, kick_size, c(1, 0.5), kn = kn)
+                   kicks, kick_size, c(1, 0.5), kn = kn, max_parents = mp)
   elapsed <- proc.time()[["elapsed"]] - t0
 
   amat <- r$dag
@@ -203,7 +206,7 @@ start_orders <- function(starts, nm, call) {
 # current future plan; the best result over all starts (ties: the earlier
 # start) is returned with every start's record.
 boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio,
-                     kn = NULL) {
+                     kn = NULL, max_parents = -1L) {
   k <- ncol(orders)
   workers <- future::nbrOfWorkers()
   groups <- if (is.finite(workers) && workers > 1L && k > 1L) {
@@ -214,7 +217,7 @@ boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes,
   p <- progressr::progressor(steps = length(groups))
   runs <- future.apply::future_lapply(groups, function(idx) {
     r <- boss_search(sigma, mask, lambda1, orders[, idx, drop = FALSE], max_sweeps, exact_limit,
-                     bes, grow_ratio, kn = kn)
+                     bes, grow_ratio, kn = kn, max_parents = max_parents)
     p()
     r
   }, future.seed = FALSE, future.packages = "calm")
@@ -243,10 +246,12 @@ no_kicks <- function() matrix(0L, 0, 0)
 # column), its options by name, kicks (see draw_kicks()) and the resolved
 # background knowledge `kn` (NULL: none).
 boss_search <- function(sigma, mask, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio,
-                        kicks = no_kicks(), kick_grow_ratios = numeric(), kn = NULL) {
+                        kicks = no_kicks(), kick_grow_ratios = numeric(), kn = NULL,
+                        max_parents = -1L) {
   options <- list(max_sweeps = max_sweeps, tol = score_tol, exact_limit = exact_limit, bes = bes,
                   grow_ratio = grow_ratio, kick_grow_ratios = kick_grow_ratios)
-  cpp_boss(sigma, mask, lambda, starts, options, kicks, kn$required, kn$forbidden, kn$precedes)
+  cpp_boss(sigma, mask, lambda, starts, options, kicks, kn$required, kn$forbidden, kn$precedes,
+           max_parents)
 }
 
 # Iterated local search after the starts: `kicks` kicks of `kick_size`
@@ -254,14 +259,16 @@ boss_search <- function(sigma, mask, lambda, starts, max_sweeps, exact_limit, be
 # alternating the grow ratios in `ratios` after the first at `grow_ratio`.
 # The kicked search's graph, score and order replace those of `best` when
 # they score better; `kicks_improved` counts the kicks that found a better
-# graph (0 when `best` is kept).
+# graph (0 when `best` is kept). `max_parents`: see max_parents_for().
 kick_search <- function(best, sigma, mask, lambda1, max_sweeps, exact_limit, bes, grow_ratio,
-                        kicks, kick_size, ratios, kn = NULL) {
+                        kicks, kick_size, ratios, kn = NULL,
+                        max_parents = -1L) {
   best$kicks_improved <- 0L
   if (kicks <= 0) return(best)
   d <- ncol(sigma)
   kk <- boss_search(sigma, mask, lambda1, matrix(best$order, nrow = d), max_sweeps, exact_limit,
-                    bes, grow_ratio, draw_kicks(d, kicks, kick_size), ratios, kn = kn)
+                    bes, grow_ratio, draw_kicks(d, kicks, kick_size), ratios, kn = kn,
+                    max_parents = max_parents)
   if (kk$score < best$score - score_tol) {
     best[c("dag", "cpdag", "score", "order")] <- kk[c("dag", "cpdag", "score", "order")]
     best$kicks_improved <- kk$kicks_improved
@@ -279,6 +286,11 @@ boss_penalty <- function(lambda1, discount, grid, folds, cv, mask, exact_limit, 
   }
   if (!is.finite(cv$n)) return(penalty_record("lambda", NA_real_, 0.001))
   if (is.numeric(discount)) return(penalty_record("fixed", discount, bic_lambda(cv$n, discount)))
+  if (cv$n <= ncol(cv$sigma)) {
+    # as calm(): with n <= d the held-out choice is left to chance
+    lam <- ebic_lambda(cv$n, ncol(cv$sigma))
+    return(penalty_record("ebic", attr(lam, "discount"), as.numeric(lam)))
+  }
   if (is.null(cv$x)) {
     abort_arg("penalty_discount", "is {.val cv}, which needs the data {.arg x}, not a covariance.",
               call = call)

@@ -108,8 +108,12 @@
 #'
 #' @param x Data: a numeric matrix or data frame, one column per variable
 #'   (column names become node names). Leave missing when `cov` is given.
+#'   Fewer rows than columns are fine: the searches keep to parent sets the
+#'   sample can fit (see "Fewer observations than variables" in
+#'   [score_dag()]).
 #' @param cov A covariance matrix instead of data. Without `n` it is taken as
-#'   the population covariance (the paper's infinite-sample setting).
+#'   the population covariance (the paper's infinite-sample setting) and
+#'   must be positive definite; with `n <= d` it may be singular.
 #' @param n Sample size behind `cov` (default `Inf`).
 #' @param standardize If `TRUE` (default) the correlation matrix is used, as
 #'   in the paper's main experiments; weights and noise variances are then on
@@ -244,7 +248,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   d0 <- if (!is.null(x)) NCOL(x) else if (!is.null(cov)) NCOL(cov) else NA
   check_fit_memory(d0, if (!is.null(x)) NROW(x) else 0, moral = moral, refine = refine,
                    ctrl = ctrl, call = env)
-  cv <- resolve_covariance(x, cov, n, standardize, call = env)
+  cv <- resolve_covariance(x, cov, n, standardize, call = env, small_n = TRUE)
   sigma <- cv[["sigma"]]
   kn <- resolve_knowledge(knowledge, colnames(sigma), call = env)
   if (!is.null(kn) && gate == "tanh" && any(kn[["required"]] != 0)) {

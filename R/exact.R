@@ -72,7 +72,7 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
   max_d <- check_count(max_d, "max_d", min = 1, max = 25, call = env)
   max_gb <- check_number(max_gb, "max_gb", lower = 0, lower_open = TRUE, allow_inf = TRUE,
                          call = env)
-  cv <- resolve_covariance(x, cov, n, standardize, call = env)
+  cv <- resolve_covariance(x, cov, n, standardize, call = env, small_n = TRUE)
   sigma <- set_node_names(cv$sigma)
   d <- ncol(sigma)
   if (d > max_d) {
@@ -93,9 +93,9 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
 
   t0 <- proc.time()[["elapsed"]]
   r <- if (is.null(kn)) {
-    cpp_exact_search(sigma, mask, lambda1, max_bytes)
+    cpp_exact_search(sigma, mask, lambda1, max_bytes, NULL, max_parents_for(cv$n))
   } else {
-    cpp_exact_search(sigma, mask, lambda1, max_bytes, kn$required)
+    cpp_exact_search(sigma, mask, lambda1, max_bytes, kn$required, max_parents_for(cv$n))
   }
   elapsed <- proc.time()[["elapsed"]] - t0
 

@@ -74,6 +74,18 @@ new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "ca
   structure(fit, class = "calm_fit")
 }
 
+# Least-squares coefficients from a covariance: S[pa, pa]^{-1} S[pa, j]. A
+# singular parent block (possible when n <= d, or for a graph the score
+# would refuse) takes the pivoted QR solution, aliased parents getting 0,
+# rather than an error; a regular block gives solve()'s answer unchanged.
+solve_parents <- function(a, b) {
+  tryCatch(solve(a, b), error = function(e) {
+    co <- qr.coef(qr(a, tol = 1e-10), b)
+    co[is.na(co)] <- 0
+    co
+  })
+}
+
 # Least-squares weights of each node on its parents in `amat`, from the
 # covariance: b_j = S[pa, pa]^{-1} S[pa, j], omega_j = S[j, j] - S[j, pa] b_j.
 refit_weights <- function(amat, sigma) {
@@ -83,7 +95,7 @@ refit_weights <- function(amat, sigma) {
   for (j in seq_len(d)) {
     pa <- which(amat[, j] != 0)
     if (length(pa) == 0L) next
-    b <- solve(sigma[pa, pa, drop = FALSE], sigma[pa, j])
+    b <- solve_parents(sigma[pa, pa, drop = FALSE], sigma[pa, j])
     B[pa, j] <- b
     omega[j] <- sigma[j, j] - sum(sigma[j, pa] * b)
   }

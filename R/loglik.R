@@ -130,7 +130,7 @@ fit_sem <- function(graph, x, cov = NULL, n = NULL, standardize = FALSE) {
   call <- environment()
   if (missing(x)) x <- NULL
   check_flag(standardize, "standardize", call = call)
-  cv <- resolve_covariance(x, cov, n, standardize, call = call)
+  cv <- resolve_covariance(x, cov, n, standardize, call = call, small_n = TRUE)
   sigma <- set_node_names(cv$sigma)
   m <- graph_arg(graph, "graph", weighted = FALSE, call = call)
   m <- check_same_nodes(sigma, m, if (is.null(x)) "cov" else "x", "graph", call = call,

@@ -104,9 +104,10 @@
 #'
 #' @param x Data: a numeric matrix or data frame, one column per variable
 #'   (at least 2 columns, no constant column, no missing values). Give
-#'   either `x` or `cov` (default `NULL`).
-#' @param cov A covariance matrix (symmetric, positive definite), used
-#'   instead of data.
+#'   either `x` or `cov` (default `NULL`). Fewer rows than columns are fine:
+#'   every test conditions on fewer than `n - 3` variables (see `max_size`).
+#' @param cov A covariance matrix (symmetric; positive definite unless `n`
+#'   is given and at most the number of variables), used instead of data.
 #' @param n Sample size behind `cov`. `NULL` (default) or `Inf` means `cov` is
 #'   a population covariance (exact tests; see the section on population
 #'   covariances). Leave `NULL` when `x` is given (it is `nrow(x)`).
@@ -260,16 +261,12 @@ moral_from_covariance <- function(sigma, n, alpha, method, rule, max_size, zero_
 # checked like any covariance.
 moral_input <- function(x, cov, n, call) {
   if (is.null(x) || !is.null(cov)) {
-    return(resolve_covariance(x, cov, n, call = call))
+    return(resolve_covariance(x, cov, n, call = call, small_n = TRUE))
   }
   note_logical(x, "x")
   x <- check_numeric_matrix(x, "x", min_rows = 2L, min_cols = 2L, call = call)
   if (!is.null(n)) {
     abort_arg("n", "is taken from the data; leave it NULL when {.arg x} is given.", call = call)
-  }
-  if (nrow(x) <= ncol(x)) {
-    abort_arg("x", "has {nrow(x)} rows and {ncol(x)} columns: its covariance matrix is singular (more rows than columns are needed).",
-              call = call)
   }
   nm <- node_names(x)
   const <- apply(x, 2L, function(col) max(col) == min(col))
@@ -283,6 +280,6 @@ moral_input <- function(x, cov, n, call) {
     s <- rescaled_covariance(x, TRUE, call = call, cov_fun = function(z) cpp_data_covariance(z)$cov)
   }
   s <- set_node_names(s, nm)
-  s <- check_covariance(s, "x", call = call)
+  s <- check_covariance(s, "x", call = call, n_rows = nrow(x), small_n = nrow(x) <= ncol(x))
   list(sigma = s, n = nrow(x), names = nm)
 }

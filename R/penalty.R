@@ -46,7 +46,7 @@ heldout_loglik <- function(dag, s, mu, test) {
     r <- centred[, j]
     v <- s[j, j]
     if (length(pa)) {
-      beta <- solve(s[pa, pa, drop = FALSE], s[pa, j])
+      beta <- solve_parents(s[pa, pa, drop = FALSE], s[pa, j])
       r <- r - centred[, pa, drop = FALSE] %*% beta
       v <- v - sum(s[j, pa] * beta)
     }
@@ -68,7 +68,7 @@ fold_path <- function(train, test, grid, mask, exact_limit) {
   starts <- cbind(sample.int(d), sample.int(d))
   vapply(grid, function(k) {
     r <- boss_search(s, mask, bic_lambda(n, k), starts, order_search_max_sweeps, exact_limit,
-                     TRUE, 1)
+                     TRUE, 1, max_parents = max_parents_for(n))
     starts <<- matrix(r$order, ncol = 1L)
     heldout_loglik(r$dag, s, mu, test)
   }, numeric(1))
@@ -188,7 +188,7 @@ select_penalty <- function(x, grid = c(1.5, 2, 2.5, 3, 4), folds = 5, splits = 2
   grid <- check_penalty_grid(grid, "grid", call = env)
   folds <- check_count(folds, "folds", min = 2, max = 1000, call = env)
   splits <- check_count(splits, "splits", min = 1, max = 100, call = env)
-  cv <- resolve_covariance(x, NULL, NULL, TRUE, call = env)
+  cv <- resolve_covariance(x, NULL, NULL, TRUE, call = env, small_n = TRUE)
   d <- ncol(cv$sigma)
   mask <- if (identical(moral, "none")) {
     matrix(1, d, d) - diag(d)
@@ -215,7 +215,9 @@ refine_penalty_record <- function(ctrl, n, d, x, mask, call) {
   if (!is.finite(n) || p == "lambda1") return(penalty_record("lambda1", NA_real_, ctrl[["lambda1"]]))
   # small data: as many folds as have 2 rows each; below 4 rows the extended BIC
   folds <- min(ctrl[["penalty_folds"]], floor(n / 2))
-  if (p == "bic" && identical(k, "cv") && !is.null(x) && folds >= 2) {
+  # with n <= d (issue 36) the held-out choice swings between discounts
+  # from one draw of the folds to the next; the extended BIC does not
+  if (p == "bic" && identical(k, "cv") && !is.null(x) && folds >= 2 && n > d) {
     return(select_discount(x, ctrl[["penalty_grid"]], folds, mask, ctrl[["refine_exact_limit"]],
                            call = call))
   }

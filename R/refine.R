@@ -19,8 +19,8 @@ ges_options <- function(forward, max_moves, backward = TRUE, turning = TRUE) {
 
 # GES moves from the CPDAG `cpdag` inside the symmetric mask `allowed`,
 # restricted to classes that obey the resolved knowledge `kn` (NULL: none).
-ges_moves <- function(sigma, cpdag, lambda, allowed, options, kn = NULL) {
-  cpp_ges_refine(sigma, cpdag, lambda, allowed, options, kn$required, kn$forbidden)
+ges_moves <- function(sigma, cpdag, lambda, allowed, options, kn = NULL, max_parents = -1L) {
+  cpp_ges_refine(sigma, cpdag, lambda, allowed, options, kn$required, kn$forbidden, max_parents)
 }
 
 # Runs the refinement from the DAG `dag` (0/1, named) on covariance `sigma`,
@@ -40,6 +40,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   if (identical(forward, "auto")) forward <- !is.finite(n)
   nm <- colnames(sigma)
   d <- ncol(sigma)
+  mp <- max_parents_for(n)
   t0 <- proc.time()[["elapsed"]]
   start <- cpp_dag_to_cpdag(dag)
   storage.mode(start) <- "double"
@@ -54,7 +55,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   }
   diag(allowed) <- 0
   ges <- function(cp, fw = forward) {
-    ges_moves(sigma, cp, lambda, allowed, ges_options(fw, ctrl$refine_max_moves), kn)
+    ges_moves(sigma, cp, lambda, allowed, ges_options(fw, ctrl$refine_max_moves), kn, mp)
   }
   r <- ges(start)
   moves <- moves_frame(r$moves, nm)
@@ -70,7 +71,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     full <- if (extend) complete else allowed
     empty_start <- if (is.null(kn)) matrix(0, d, d) else cpp_dag_to_cpdag(kn$required) * 1
     empty <- ges_moves(sigma, empty_start, lambda, full,
-                       ges_options(TRUE, ctrl$refine_max_moves), kn)
+                       ges_options(TRUE, ctrl$refine_max_moves), kn, mp)
     allowed <- pmax(allowed, empty$cpdag, t(empty$cpdag))
     if (empty$score_after < score_now - score_tol) {
       moves <- data.frame(type = "restart", from = NA_character_, to = NA_character_,
@@ -96,7 +97,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     order_mask <- if (all_pairs) complete else allowed
     boss_at <- function(mask, starts, bes, ratio) {
       boss_search(sigma, mask, lambda, starts, order_search_max_sweeps, ctrl$refine_exact_limit,
-                  bes, ratio, kn = kn)
+                  bes, ratio, kn = kn, max_parents = mp)
     }
     # with a given moral graph the search keeps to it, but its landscape is
     # rugged there: on dense graphs orders close to a true one give graphs
@@ -125,7 +126,8 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     # when the score improves
     os <- kick_search(os, sigma, order_mask, lambda, order_search_max_sweeps,
                       ctrl$refine_exact_limit, TRUE, os_ratio, ctrl$refine_kicks,
-                      ctrl$refine_kick_size, unique(c(1, ctrl$refine_grow_ratio)), kn = kn)
+                      ctrl$refine_kick_size, unique(c(1, ctrl$refine_grow_ratio)), kn = kn,
+                      max_parents = mp)
     n_kicks <- os$kicks_improved
     if (all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
     if (os$score < score_now - score_tol) {
@@ -155,7 +157,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     if (!is.null(kn)) exact_mask <- pmax(exact_mask * (kn$forbidden == 0), kn$required)
     storage.mode(exact_mask) <- "double"
     if (cpp_exact_search_bytes(pmax(exact_mask, t(exact_mask))) <= exact_search_budget) {
-      ex <- cpp_exact_search(sigma, exact_mask, lambda, exact_search_budget, kn$required)
+      ex <- cpp_exact_search(sigma, exact_mask, lambda, exact_search_budget, kn$required, mp)
       if (ex$score < score_now - score_tol) {
         moves <- rbind(moves, data.frame(type = "exact", from = NA_character_, to = NA_character_,
                                          clique = "exact search", delta = ex$score - score_now,

@@ -17,11 +17,28 @@
 #' constant); `bic_lambda(n, k)` gives BIC with penalty discount `k`, i.e.
 #' `k log(n) / (2 n)`.
 #'
+#' @section Fewer observations than variables:
+#' The score needs each variable's regression on its own parents only, not
+#' the inverse of the whole covariance, so data with `n <= d` (and a
+#' singular covariance given with its `n`) are accepted. For a sample of
+#' size `n` a parent set is *admissible* when it has at most `n - 2` members
+#' (one residual degree of freedom is left after the intercept and the
+#' slopes) and its residual variance is at least `1e-12` times the
+#' variable's variance (the regression is not exact on the sample, as it is
+#' for collinear or duplicated parents). An inadmissible parent set scores
+#' `Inf`, so the searches of [calm()], [boss()] and [exact_search()] never
+#' choose one; `score_dag()` returns `Inf` for a DAG that has one. With
+#' `n > d` and a positive definite covariance neither bound binds. A
+#' population covariance (`n = Inf`) must be positive definite. Data that
+#' no regression can use are refused with an error naming the variables: a
+#' constant column, two perfectly correlated columns.
+#'
 #' @param graph A DAG or a CPDAG: a 0/1 adjacency matrix (`[i, j]` for
 #'   `i -> j`; a mutual pair is an undirected edge), an igraph graph or a fit.
 #' @inheritParams calm
 #' @param lambda1 Penalty per edge and per sample (default the paper's 0.005).
-#' @return The score, a number, with attribute `local`: the score of each node.
+#' @return The score, a number, with attribute `local`: the score of each node
+#'   (`Inf` for a node whose parent set is inadmissible, see below).
 #' @seealso [bic_lambda()], [exact_search()]
 #' @examples
 #' set.seed(1)
@@ -34,12 +51,12 @@ score_dag <- function(graph, x, cov = NULL, n = NULL, lambda1 = 0.005, standardi
   if (missing(x)) x <- NULL
   check_flag(standardize, "standardize", call = env)
   check_number(lambda1, "lambda1", lower = 0, call = env)
-  cv <- resolve_covariance(x, cov, n, standardize, call = env)
+  cv <- resolve_covariance(x, cov, n, standardize, call = env, small_n = TRUE)
   sigma <- set_node_names(cv$sigma)
   g <- graph_arg(graph, "graph", call = env)
   g <- check_same_nodes(sigma, g, "data", "graph", call = env)
   dag <- cpdag_to_dag_arg(g, "graph", call = env)
-  r <- cpp_dag_local_scores(sigma, dag, lambda1)
+  r <- cpp_dag_local_scores(sigma, dag, lambda1, max_parents_for(cv$n))
   structure(r$total, local = stats::setNames(r$local, colnames(sigma)))
 }
 
@@ -107,6 +124,14 @@ ebic_lambda <- function(n, d, gamma = 0.75, discount = 1) {
   check_number(discount, "discount", lower = 0, call = env)
   extra <- gamma * log(d * (d - 1))
   structure(bic_lambda(n, discount) + extra / n, discount = discount + 2 * extra / log(n))
+}
+
+# The largest parent set the score admits for a covariance of n
+# observations (src/local_score.h): n - 2, or -1 (no limit, and no floor on
+# the residual variance) for a population covariance.
+max_parents_for <- function(n) {
+  if (!is.finite(n)) return(-1L)
+  as.integer(min(floor(n) - 2, .Machine$integer.max))
 }
 
 # A DAG from a graph argument that holds a DAG or a CPDAG (mutual pairs are

@@ -149,8 +149,15 @@ set_node_names <- function(m, nm = node_names(m)) {
 # unchanged by rescaling the variables, and variables measured in very
 # different units (say 1e8 and 1e-8) must not make a well-conditioned
 # covariance look asymmetric or singular.
+#
+# `small_n = TRUE` (a sample covariance of n <= d observations, for the
+# learners that only ever regress a node on a few others) replaces the
+# global requirement by what can be told of single pairs: no two variables
+# may be copies of each other (up to scale and sign). Any other singularity
+# is left to the searches, which refuse a parent set whose regression is not
+# well posed (see score_dag()).
 check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.frame(),
-                             n_rows = NULL) {
+                             n_rows = NULL, small_n = FALSE) {
   if (inherits(x, "Matrix")) x <- as.matrix(x)
   x <- check_numeric_matrix(x, arg, call = call)
   check_square(x, arg, call = call)
@@ -158,7 +165,9 @@ check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.fram
     abort_arg(arg, "must describe at least 2 variables, not {ncol(x)}.", call = call)
   }
   if (any(diag(x) <= 0)) {
-    abort_arg(arg, "must have a positive diagonal (every variance > 0).", call = call)
+    nm0 <- node_names(x)[diag(x) <= 0]
+    abort_arg(arg, "must have a positive diagonal (every variance > 0); {.val {nm0}} {?has/have} none.",
+              call = call)
   }
   sd <- sqrt(diag(x))
   # Divided one factor at a time, so that sd_i * sd_j cannot under- or overflow.
@@ -169,6 +178,14 @@ check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.fram
   nm <- node_names(x)
   check_node_names(nm, arg, call)
   x <- (x + t(x)) / 2
+  if (small_n) {
+    dup <- duplicated_pairs(r, nm)
+    if (!is.null(dup)) {
+      abort_arg(arg, "has perfectly correlated variables, which no regression can tell apart.",
+                i = dup, call = call)
+    }
+    return(invisible(set_node_names(x)))
+  }
   ev <- eigen((r + t(r)) / 2, symmetric = TRUE, only.values = TRUE)$values
   if (min(ev) <= max(ev) * 1e-12) {
     abort_arg(arg, "must be positive definite; the smallest eigenvalue of its correlation matrix is {signif(min(ev), 3)}.",
@@ -177,23 +194,28 @@ check_covariance <- function(x, arg = deparse(substitute(x)), call = parent.fram
   invisible(set_node_names(x))
 }
 
-# Why a covariance is singular: fewer rows than variables, or pairs of
-# variables that are copies of each other (up to scale and sign), named;
-# else collinearity in general.
+# Why a covariance is singular: fewer rows than variables, or pairs of variables that are copies of each
+# other (up to scale and sign), named; else collinearity in general.
 singular_hint <- function(r, nm, n_rows = NULL) {
   if (!is.null(n_rows) && n_rows <= ncol(r)) {
-    return(sprintf("The data have %d rows for %d variables: with n <= d the sample covariance is singular.",
+    return(sprintf("The data have %d rows for %d variables: with n <= d the sample covariance is singular. calm(), boss() and estimate_moral_graph() accept such data.",
                    as.integer(n_rows), ncol(r)))
   }
-  same <- which(abs(r) > 1 - 1e-10 & upper.tri(r), arr.ind = TRUE)
-  if (nrow(same) > 0L) {
-    pairs <- paste0(nm[same[, 1]], " and ", nm[same[, 2]])
-    txt <- paste0("Duplicated (perfectly correlated) variables: ",
-                  paste(utils::head(pairs, 5), collapse = "; "),
-                  if (length(pairs) > 5L) "; ..." else "", ". Drop one of each pair.")
-    return(gsub("}", "}}", gsub("{", "{{", txt, fixed = TRUE), fixed = TRUE))
-  }
+  dup <- duplicated_pairs(r, nm)
+  if (!is.null(dup)) return(dup)
   "Collinear variables (one a linear combination of others) make a covariance matrix singular."
+}
+
+# The pairs of perfectly correlated variables as a sentence (escaped for
+# cli), or NULL when there are none.
+duplicated_pairs <- function(r, nm) {
+  same <- which(abs(r) > 1 - 1e-10 & upper.tri(r), arr.ind = TRUE)
+  if (nrow(same) == 0L) return(NULL)
+  pairs <- paste0(nm[same[, 1]], " and ", nm[same[, 2]])
+  txt <- paste0("Duplicated (perfectly correlated) variables: ",
+                paste(utils::head(pairs, 5), collapse = "; "),
+                if (length(pairs) > 5L) "; ..." else "", ". Drop one of each pair.")
+  gsub("}", "}}", gsub("{", "{{", txt, fixed = TRUE), fixed = TRUE)
 }
 
 # Data for a learner: finite numeric matrix with >= 2 rows and >= 2 columns,
@@ -213,8 +235,12 @@ check_data <- function(x, arg = deparse(substitute(x)), call = parent.frame()) {
 # Resolve the (x, cov, n) triple every learner accepts into a covariance
 # matrix, the sample size (Inf for a population covariance) and node names.
 # `x` is data; `cov` a covariance matrix; `n` the sample size behind `cov`.
+#
+# `small_n = TRUE` (the learners whose searches only regress a node on a few
+# others) accepts a singular sample covariance when n <= d: see
+# check_covariance().
 resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FALSE,
-                               call = parent.frame()) {
+                               call = parent.frame(), small_n = FALSE) {
   if (is.null(x) && is.null(cov)) {
     cli::cli_abort("Supply data as {.arg x} or a covariance matrix as {.arg cov}.",
                    class = c("calm_error_argument", "calm_error"), call = call)
@@ -235,14 +261,16 @@ resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FAL
     # on the seeded fixtures), which changes seeded fits (B_raw) bit for bit
     s <- stats::cov(x) * (n - 1) / n
     if (!covariance_representable(s)) s <- rescaled_covariance(x, standardize, call = call)
-    s <- check_covariance(s, "x", call = call, n_rows = n)
+    s <- check_covariance(s, "x", call = call, n_rows = n,
+                          small_n = small_n && n <= ncol(x))
   } else {
-    s <- check_covariance(cov, "cov", call = call)
     if (is.null(n)) {
       n <- Inf
     } else {
       check_number(n, "n", lower = 2, allow_inf = TRUE, call = call)
     }
+    s <- check_covariance(cov, "cov", call = call,
+                          small_n = small_n && is.finite(n) && n <= NCOL(cov))
   }
   if (standardize) s <- stats::cov2cor(s)
   list(sigma = s, n = n, names = colnames(s), x = x)

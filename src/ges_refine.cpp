@@ -191,6 +191,8 @@ bool admissible(const IntMatrix& g, GesMoveType type, int u, int v, const Set& C
 // result is admissible: checked only for operators that would win).
 void keep_better(GesMove& best, GesMoveType type, int u, int v, const Set& C, double delta,
                  const IntMatrix& g, const Knowledge* k) {
+  // NaN: a difference of two inadmissible (+Inf) local scores, no evidence
+  if (std::isnan(delta)) return;
   if ((!best.valid() || delta < best.delta) && admissible(g, type, u, v, C, k)) {
     best.type = type;
     best.u = u;
@@ -345,10 +347,68 @@ double cpdag_score(const IntMatrix& g, LocalScore& score) {
   return score.dag_score(dag);
 }
 
+namespace {
+
+// A parent set of j admitted by the score: required parents first, then a
+// greedy forward selection among the others of `pa` while the score
+// improves. Used on nodes whose own set is inadmissible.
+std::vector<int> admissible_parents(int j, const std::vector<int>& pa, LocalScore& score,
+                                    const Knowledge* k) {
+  std::vector<int> keep, rest;
+  for (int p : pa) {
+    if (k && k->required.size() != 0 && k->required(p, j) != 0) keep.push_back(p);
+    else rest.push_back(p);
+  }
+  double cur = score.local(j, keep);
+  for (;;) {
+    int best = -1;
+    double best_s = cur;
+    for (std::size_t a = 0; a < rest.size(); ++a) {
+      const double s = score.local(j, with(keep, rest[a]));
+      if (s < best_s) {
+        best_s = s;
+        best = static_cast<int>(a);
+      }
+    }
+    if (best < 0) break;
+    keep = with(keep, rest[best]);
+    rest.erase(rest.begin() + best);
+    cur = best_s;
+  }
+  return keep;
+}
+
+// CALM's continuous phase knows nothing of the sample size: with n <= d a
+// node of its graph may have a parent set the score refuses (+Inf), from
+// which single moves cannot lead. Such nodes keep admissible_parents()
+// before the search starts; a start without them is returned unchanged.
+IntMatrix admissible_start(const IntMatrix& start, LocalScore& score, const Knowledge* k) {
+  if (score.max_parents() < 0) return start;
+  IntMatrix dag;
+  const bool ext = (k && !k->empty()) ? knowledge_extension(start, *k, dag)
+                                      : pdag_extension(start, dag);
+  if (!ext) return start;
+  const int d = static_cast<int>(dag.rows());
+  bool changed = false;
+  std::vector<int> pa;
+  for (int j = 0; j < d; ++j) {
+    pa.clear();
+    for (int i = 0; i < d; ++i)
+      if (dag(i, j) != 0) pa.push_back(i);
+    if (std::isfinite(score.local(j, pa))) continue;
+    for (int i : pa) dag(i, j) = 0;
+    for (int i : admissible_parents(j, pa, score, k)) dag(i, j) = 1;
+    changed = true;
+  }
+  return changed ? dag_to_cpdag(dag) : start;
+}
+
+}  // namespace
+
 GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix& allowed,
                      const GesOptions& opt, const std::function<void()>& interrupt) {
   GesResult res;
-  IntMatrix g = start;
+  IntMatrix g = admissible_start(start, score, opt.knowledge);
   double current = cpdag_score(g, score);
   res.score_before = current;
   // Backward and turning moves first: from CALM's graph, which is close to

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include <Eigen/Dense>
@@ -74,6 +75,11 @@ void GrowShrinkTree::expand(int t) {
   std::vector<Child> kids;
   std::vector<int> with = pa;
   with.push_back(-1);
+  // a set larger than the sample allows has no admissible superset
+  if (!score_.admissible(j_, k + 1, sjj)) {
+    nodes_[t].expanded = true;
+    return;
+  }
   for (std::size_t b = 0; b < cand_.size(); ++b) {
     if (in[b]) continue;
     const int c = cand_[b];
@@ -87,7 +93,8 @@ void GrowShrinkTree::expand(int t) {
     }
     if (ok && pv > kCollinearTol * S(c, c) && rv > 0) {
       const double rv_new = std::max(rv - pc * pc / pv, kResidualFloor * sjj);
-      s = 0.5 * std::log(rv_new) + lam_size;
+      s = score_.admissible(j_, k + 1, rv_new) ? 0.5 * std::log(rv_new) + lam_size
+                                               : std::numeric_limits<double>::infinity();
     } else {
       // (nearly) collinear parents: the exact, rank-revealing computation
       with.back() = c;

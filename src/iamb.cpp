@@ -85,6 +85,9 @@ std::vector<int> iamb_target(const Eigen::MatrixXd& corr, int target,
       *capped = k < d - 1;
       break;
     }
+    // the blanket already determines the target (possible when n <= d): no
+    // partial correlation with it is defined, and none is tested
+    if (!(res_var[target] > kDetermined)) break;
     int best = -1;
     double best_strength = -1.0;
     const bool keeping = options.keep.size() != 0;
@@ -108,7 +111,7 @@ std::vector<int> iamb_target(const Eigen::MatrixXd& corr, int target,
     Eigen::VectorXd col = corr.col(best);
     if (k > 0) col.noalias() -= U.leftCols(k) * U.row(best).head(k).transpose();
     const double pivot = col[best];
-    if (!(pivot > kDetermined)) break;  // cannot happen for a positive definite input
+    if (!(pivot > kDetermined)) break;  // only for a singular input (n <= d)
     col /= std::sqrt(pivot);
     res_t -= col * col[target];
     res_var -= col.cwiseAbs2();

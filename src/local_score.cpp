@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace calm {
@@ -12,7 +13,8 @@ namespace {
 constexpr double kVarianceFloor = 1e-14;
 }  // namespace
 
-LocalScore::LocalScore(const Eigen::MatrixXd& cov, double lambda) : S_(cov), lambda_(lambda) {
+LocalScore::LocalScore(const Eigen::MatrixXd& cov, double lambda, int max_parents)
+    : S_(cov), lambda_(lambda), max_parents_(max_parents) {
   if (S_.rows() != S_.cols()) throw std::invalid_argument("covariance must be square");
   if (!(lambda >= 0) || !std::isfinite(lambda))
     throw std::invalid_argument("penalty must be finite and non-negative");
@@ -59,8 +61,12 @@ double LocalScore::local(int j, std::vector<int> parents) {
   key.insert(key.end(), parents.begin(), parents.end());
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
-  const double s =
-      0.5 * std::log(residual_variance(j, parents)) + lambda_ * static_cast<double>(parents.size());
+  const int k = static_cast<int>(parents.size());
+  double s = std::numeric_limits<double>::infinity();
+  if (max_parents_ < 0 || k <= max_parents_) {
+    const double rv = residual_variance(j, parents);
+    if (admissible(j, k, rv)) s = 0.5 * std::log(rv) + lambda_ * static_cast<double>(k);
+  }
   cache_.emplace(std::move(key), s);
   return s;
 }
@@ -147,7 +153,8 @@ std::vector<double> LocalScore::all_subset_scores(int j, const std::vector<int>&
     } else {
       rv = std::max(sjj - (wsq_prefix[depth] + wn * wn), kVarianceFloor * sjj);
     }
-    out[mask] = 0.5 * std::log(rv) + lambda_ * size;
+    out[mask] = admissible(j, size, rv) ? 0.5 * std::log(rv) + lambda_ * size
+                                        : std::numeric_limits<double>::infinity();
     // push the child frame with the extended factor
     members.push_back(c);
     L.insert(L.end(), row.begin(), row.end());

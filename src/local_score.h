@@ -10,6 +10,18 @@
 // weight; lambda = k log(n) / (2 n) is BIC with penalty discount k, i.e.
 // pcalg's GaussL0penObsScore with lambda_pcalg = k log(n) / 2, divided by n
 // (up to terms that do not depend on the graph).
+//
+// Sample covariances of n observations are singular when n <= d, yet the
+// regression of j on P is well posed while P is small. For a covariance of n
+// observations (max_parents = n - 2 >= 0) a parent set is admissible when
+//   |P| <= n - 2   (at least one residual degree of freedom after the
+//                   intercept and the |P| slopes), and
+//   residual variance >= kAdmissibleFloor * S_jj   (the regression is not
+//                   exact on the sample: collinear or duplicated parents);
+// an inadmissible set scores +Inf, so no search picks it. With n > d and a
+// positive definite covariance (condition number below 1e12, what the R
+// checks ask) neither bound binds. max_parents < 0 (a population
+// covariance) checks neither: a deterministic relation scores as very good.
 #ifndef CALM_LOCAL_SCORE_H
 #define CALM_LOCAL_SCORE_H
 
@@ -28,26 +40,40 @@ constexpr double kScoreTol = 1e-10;
 
 class LocalScore {
  public:
-  // cov must be square, symmetric with a positive diagonal; lambda >= 0.
-  LocalScore(const Eigen::MatrixXd& cov, double lambda);
+  // Relative residual variance below which a finite-sample regression is
+  // exact, hence inadmissible.
+  static constexpr double kAdmissibleFloor = 1e-12;
+
+  // cov must be square, symmetric with a positive diagonal; lambda >= 0;
+  // max_parents: n - 2 for a covariance of n observations, < 0 for none.
+  LocalScore(const Eigen::MatrixXd& cov, double lambda, int max_parents = -1);
 
   int dim() const { return static_cast<int>(S_.rows()); }
   double lambda() const { return lambda_; }
   const Eigen::MatrixXd& cov() const { return S_; }
+  int max_parents() const { return max_parents_; }
+
+  // Whether a parent set of j with `size` members and residual variance
+  // `rv` is admissible (see the top of this file).
+  bool admissible(int j, int size, double rv) const {
+    if (max_parents_ < 0) return true;
+    return size <= max_parents_ && rv >= kAdmissibleFloor * S_(j, j);
+  }
 
   // Residual variance of j on `parents` (any order, no duplicates, j not in
   // it), never cached. Floored at a tiny positive multiple of S_jj so that a
   // (numerically) deterministic relation scores as very good, not as NaN.
   double residual_variance(int j, const std::vector<int>& parents) const;
 
-  // s(j, parents), cached by (j, sorted parents).
+  // s(j, parents), cached by (j, sorted parents); +Inf when inadmissible.
   double local(int j, std::vector<int> parents);
 
   // Sum of s(j, pa(j)) over the nodes of a DAG (adj(i, j) != 0: i -> j).
   double dag_score(const IntMatrix& adj);
 
   // s(j, T) for every subset T of `candidates` (at most 30 of them), indexed
-  // by bit mask: bit b of the index set means candidates[b] is in T. Computed
+  // by bit mask: bit b of the index set means candidates[b] is in T (+Inf
+  // for inadmissible T). Computed
   // by a depth-first walk over subsets that extends a Cholesky factor by one
   // row per step, so each subset costs O(|T|^2). Not cached.
   std::vector<double> all_subset_scores(int j, const std::vector<int>& candidates) const;
@@ -60,6 +86,7 @@ class LocalScore {
   };
   Eigen::MatrixXd S_;
   double lambda_;
+  int max_parents_;
   std::unordered_map<std::vector<int>, double, KeyHash> cache_;
 };
 

@@ -31,8 +31,9 @@ Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eige
                     Rcpp::IntegerMatrix kicks,
                     Rcpp::Nullable<Rcpp::NumericMatrix> required = R_NilValue,
                     Rcpp::Nullable<Rcpp::NumericMatrix> forbidden = R_NilValue,
-                    Rcpp::Nullable<Rcpp::NumericMatrix> precedes = R_NilValue) {
-  calm::LocalScore score(cov, lambda);
+                    Rcpp::Nullable<Rcpp::NumericMatrix> precedes = R_NilValue,
+                    int max_parents = -1) {
+  calm::LocalScore score(cov, lambda, max_parents);
   const int d = score.dim();
   if (starts.nrow() != d) throw std::invalid_argument("start orders have the wrong length");
   std::vector<std::vector<int>> st(starts.ncol(), std::vector<int>(d));

@@ -14,8 +14,9 @@
 Rcpp::List cpp_exact_search(const Eigen::Map<Eigen::MatrixXd> cov,
                             const Eigen::Map<Eigen::MatrixXd> allowed, double lambda,
                             double max_bytes,
-                            Rcpp::Nullable<Rcpp::NumericMatrix> required = R_NilValue) {
-  calm::LocalScore score(cov, lambda);
+                            Rcpp::Nullable<Rcpp::NumericMatrix> required = R_NilValue,
+                            int max_parents = -1) {
+  calm::LocalScore score(cov, lambda, max_parents);
   const calm::IntMatrix mask = calm_glue::nonzero(allowed);
   // with background knowledge (required edges), `allowed` may be asymmetric
   calm::IntMatrix req;

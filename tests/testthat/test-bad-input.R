@@ -355,8 +355,13 @@ err("estimate_moral_graph", "x", estimate_moral_graph(x[1, , drop = FALSE]))
 err("estimate_moral_graph", "x", estimate_moral_graph(x[, 1, drop = FALSE]))
 err("estimate_moral_graph", "x", estimate_moral_graph(const_x))
 err("estimate_moral_graph", "x", estimate_moral_graph(dup_x))
-err("estimate_moral_graph", "x", estimate_moral_graph(x[1:5, ]))     # n < d
-err("estimate_moral_graph", "x", estimate_moral_graph(x[1:6, ]))     # n = d
+# n <= d: the tests condition on fewer than n - 3 variables (issue 36)
+ok("estimate_moral_graph", estimate_moral_graph(x[1:5, ]), function(g) igraph::vcount(g) == 6)
+ok("estimate_moral_graph", estimate_moral_graph(x[1:6, ]), function(g) igraph::vcount(g) == 6)
+err("estimate_moral_graph", "x", estimate_moral_graph(cbind(x[1:5, ], copy = x[1:5, 1])),
+    pattern = "X1 and copy")
+ok("estimate_moral_graph", estimate_moral_graph(cov = stats::cov(x[1:5, ]), n = 5),
+   function(g) igraph::vcount(g) == 6)
 err("estimate_moral_graph", "x", estimate_moral_graph(x[1:3, 1:2]))  # too few for a test
 err("estimate_moral_graph", "cov", estimate_moral_graph(x, cov = S))
 err("estimate_moral_graph", "x", estimate_moral_graph())
@@ -423,8 +428,13 @@ err("calm", "x", q(x[1, , drop = FALSE]))
 err("calm", "x", q(x[, 1, drop = FALSE]))
 err("calm", "x", q(const_x))
 err("calm", "x", q(dup_x), pattern = "X1 and copy")    # the duplicated columns named
-err("calm", "x", q(x[1:5, ]), pattern = "5 rows for 6 variables")   # n < d
-err("calm", "x", q(x[1:6, ]), pattern = "n <= d")   # n = d
+# n <= d works (issue 36); unusable columns are still named
+ok("calm", q_ref(x[1:5, ]), fit_ok)   # n < d
+ok("calm", q_ref(x[1:6, ]), fit_ok)   # n = d
+ok("calm", q_ref(cov = stats::cov(x[1:5, ]), n = 5), fit_ok)   # a singular covariance with its n
+err("calm", "x", q(cbind(x[1:5, ], copy = -2 * x[1:5, 1])), pattern = "X1 and copy")
+err("calm", "x", q(cbind(x[1:5, ], const = 3)), pattern = "const")
+err("calm", "cov", q(cov = singular, n = 5), pattern = "X1 and X6")
 err("calm", "cov", q(x, cov = S))
 err("calm", "n", q(x, n = 200))
 err("calm", "cov", q(cov = "a"))
@@ -560,6 +570,8 @@ err("score_dag", "graph", score_dag(cyc, cov = S))
 err("score_dag", "lambda1", score_dag(A, cov = S, lambda1 = -1))
 err("score_dag", "cov", score_dag(A, cov = asym))
 ok("score_dag", score_dag(A, cov = S), function(v) is.numeric(v) && is.finite(v))
+ok("score_dag", score_dag(A, x[1:5, ]), function(v) is.numeric(v) && is.finite(v))
+err("score_dag", "x", score_dag(A, cbind(x[1:5, ], const = 3)), pattern = "const")
 err("bic_lambda", "n", bic_lambda(1))
 err("bic_lambda", "discount", bic_lambda(100, discount = -1))
 ok("bic_lambda", bic_lambda(100), function(v) isTRUE(all.equal(v, log(100) / 200)))
@@ -835,6 +847,8 @@ err("boss", "exact_limit", boss(x, exact_limit = 21))
 err("boss", "grow_ratio", boss(x, grow_ratio = 1.5))
 err("boss", "grow_ratio", boss(x, grow_ratio = c(0.5, 1)))
 ok("boss", boss(x, starts = 2), function(f) inherits(f, "calm_fit") && is_dag(f))
+ok("boss", boss(x[1:5, ], starts = 2), function(f) inherits(f, "calm_fit") && is_dag(f))
+err("boss", "x", boss(cbind(x[1:5, ], copy = x[1:5, 2])), pattern = "X2 and copy")
 
 # ---- issue 18: inputs that went wrong silently or with untrue errors ---------------
 # silently wrong results

@@ -1,0 +1,102 @@
+# Fewer observations than variables (issue 36): sparse ER1 graphs with
+# n < d, where the sample covariance is singular. calm's default and boss()'s
+# default against pcalg's GES at discounts 1, 2, 3 and 4 of the BIC
+# (GaussL0penObsScore with lambda = discount * log(n) / 2; the summary keeps
+# the best discount per cell). Every method sees the same data set (paired).
+# One row per data set and method: SHD of CPDAG, skeleton precision and
+# recall, edges, time.
+#
+#   Rscript inst/bench/bench_small_n.R cells reps out.rds [methods]
+# cells: comma-separated d:n (e.g. 300:150,1000:200). The seed of replicate
+# r of a cell is 360000 + 10000 * (cell number in all_cells) + r, fixed
+# before any run. methods (default all): calm, boss, ges (discounts 4, 3, 2
+# and 1, in this order) or single discounts ges4, ..., ges1. A method given
+# a time limit in seconds with name=limit (e.g. calm=1800) stops there and
+# its row is stored with SHD NA (pcalg's GES cannot be stopped). Results are
+# saved after every replicate.
+suppressPackageStartupMessages(library(calm))
+all_cells <- c("300:150", "1000:200", "60:40", "120:80")
+a <- commandArgs(TRUE)
+if (length(a) < 3L) stop("usage: bench_small_n.R cells reps out.rds [methods]")
+cells <- strsplit(a[1], ",")[[1]]
+stopifnot(all(cells %in% all_cells))
+reps <- as.integer(a[2])
+out <- a[3]
+spec <- if (length(a) >= 4) strsplit(a[4], ",")[[1]] else c("calm", "boss", "ges")
+methods <- sub("=.*", "", spec)
+limits <- stats::setNames(ifelse(grepl("=", spec), as.numeric(sub(".*=", "", spec)), Inf),
+                          sub("=.*", "", spec))
+methods <- unlist(lapply(methods, function(m) if (m == "ges") paste0("ges", 4:1) else m))
+stopifnot(all(methods %in% c("calm", "boss", paste0("ges", 1:4))))
+
+timed <- function(expr, limit = Inf) {
+  t0 <- proc.time()[["elapsed"]]
+  setTimeLimit(elapsed = limit, transient = TRUE)
+  on.exit(setTimeLimit(elapsed = Inf))
+  fit <- tryCatch(expr, error = function(e) e)
+  list(fit = fit, seconds = proc.time()[["elapsed"]] - t0)
+}
+
+# pcalg's GES on the data: its CPDAG as a 0/1 matrix ([i, j] for i -> j,
+# mutual pairs undirected)
+ges_cpdag <- function(x, discount) {
+  generator <- methods::getRefClass("GaussL0penObsScore", where = asNamespace("pcalg"))
+  score <- generator$new(data = x, lambda = discount * log(nrow(x)) / 2)
+  fit <- pcalg::ges(score)
+  d <- ncol(x)
+  amat <- matrix(0, d, d)
+  parents <- fit$essgraph$.in.edges
+  for (j in seq_len(d)) amat[parents[[j]], j] <- 1
+  amat
+}
+
+# the fast ones first, so that a time limit on calm costs nothing else
+learners <- list(boss = function(x) boss(x))
+for (k in 4:1) learners[[paste0("ges", k)]] <- local({
+  kk <- k
+  function(x) ges_cpdag(x, kk)
+})
+learners$calm <- function(x) calm(x, verbose = FALSE)
+run_names <- names(learners)[names(learners) %in% methods]
+
+start_commit <- tryCatch(system("git rev-parse --short HEAD", intern = TRUE, ignore.stderr = TRUE),
+                         error = function(e) NA_character_)
+rows <- list()
+for (cell in cells) {
+  d <- as.integer(sub(":.*", "", cell))
+  n <- as.integer(sub(".*:", "", cell))
+  ci <- match(cell, all_cells)
+  for (r in seq_len(reps)) {
+    seed <- 360000L + 10000L * ci + r
+    set.seed(seed)
+    sem <- simulate_sem(d, k = 1, n = n)
+    for (m in run_names) {
+      set.seed(seed + 1L)
+      lim <- c(limits[m], limits[sub("[0-9]+$", "", m)], Inf)
+      tf <- timed(learners[[m]](sem$x), lim[!is.na(lim)][1])
+      fit <- tf$fit
+      if (inherits(fit, "error")) {
+        message(sprintf("%s seed %d %s: %s", cell, seed, m, conditionMessage(fit)))
+        cg <- data.frame(shd = NA, precision = NA, recall = NA, n_est = NA)
+      } else {
+        cg <- compare_graphs(fit, sem$dag)
+      }
+      row <- data.frame(d = d, n = n, seed = seed, edges = sum(sem$B != 0), method = m,
+                        shd = cg$shd, precision = cg$precision, recall = cg$recall,
+                        est_edges = cg$n_est, seconds = tf$seconds,
+                        error = if (inherits(fit, "error")) conditionMessage(fit) else NA_character_)
+      rows[[length(rows) + 1L]] <- row
+      message(sprintf("%-8s seed %d %-6s SHD %4s  %7.1f s", cell, seed, m, row$shd, row$seconds))
+    }
+    res <- do.call(rbind, rows)
+    attr(res, "provenance") <- list(
+      date = format(Sys.time(), tz = "UTC", usetz = TRUE),
+      machine = paste(trimws(sub(".*:", "", grep("^model name", readLines("/proc/cpuinfo"),
+                                                 ignore.case = TRUE, value = TRUE)[1])), "-",
+                      parallel::detectCores(), "cores,", R.version.string),
+      blas = extSoftVersion()[["BLAS"]],
+      commit = start_commit,
+      command = paste("Rscript inst/bench/bench_small_n.R", paste(a, collapse = " ")))
+    saveRDS(res, out)
+  }
+}
