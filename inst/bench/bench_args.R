@@ -82,6 +82,7 @@ bench_provenance <- function(command = bench_command(), note = NULL) {
   out <- list(date = format(Sys.time(), "%Y-%m-%d %H:%M:%S UTC", tz = "UTC"),
               machine = sprintf("%s, %d cores, %s", cpu, parallel::detectCores(),
                                 R.version.string),
+              blas = extSoftVersion()[["BLAS"]],
               commit = if (length(commit) == 1L) commit else NA_character_,
               calm = as.character(utils::packageVersion("calm")),
               command = command)

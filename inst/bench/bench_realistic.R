@@ -23,6 +23,7 @@ bench_dir <- local({
   if (length(f)) dirname(normalizePath(f)) else "."
 })
 source(file.path(bench_dir, "realistic_data.R"))
+source(file.path(bench_dir, "bench_args.R"))   # bench_provenance()
 all_cells <- c(outer(c("sf", "er", "sachs"), c(200, 1000, 5000), paste, sep = ":"))
 a <- commandArgs(TRUE)
 if (length(a) < 3L) stop("usage: bench_realistic.R cells reps out.rds [methods] [base]")
@@ -82,8 +83,6 @@ learners <- function(methods, n) {
   L
 }
 
-start_commit <- tryCatch(system("git rev-parse --short HEAD", intern = TRUE, ignore.stderr = TRUE),
-                         error = function(e) NA_character_)
 rows <- list()
 for (cell in cells) {
   kind <- sub(":.*", "", cell)
@@ -120,14 +119,7 @@ for (cell in cells) {
                       row$shd, row$seconds))
     }
     res <- do.call(rbind, rows)
-    attr(res, "provenance") <- list(
-      date = format(Sys.time(), tz = "UTC", usetz = TRUE),
-      machine = paste(trimws(sub(".*:", "", grep("^model name", readLines("/proc/cpuinfo"),
-                                                 ignore.case = TRUE, value = TRUE)[1])), "-",
-                      parallel::detectCores(), "cores,", R.version.string),
-      blas = extSoftVersion()[["BLAS"]],
-      commit = start_commit,
-      command = paste("Rscript inst/bench/bench_realistic.R", paste(a, collapse = " ")))
+    attr(res, "provenance") <- bench_provenance()
     saveRDS(res, out)
   }
 }

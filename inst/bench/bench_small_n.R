@@ -15,6 +15,11 @@
 # its row is stored with SHD NA (pcalg's GES cannot be stopped). Results are
 # saved after every replicate.
 suppressPackageStartupMessages(library(calm))
+bench_dir <- local({
+  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(normalizePath(f)) else "."
+})
+source(file.path(bench_dir, "bench_args.R"))   # bench_provenance()
 all_cells <- c("300:150", "1000:200", "60:40", "120:80")
 a <- commandArgs(TRUE)
 if (length(a) < 3L) stop("usage: bench_small_n.R cells reps out.rds [methods]")
@@ -59,8 +64,6 @@ for (k in 4:1) learners[[paste0("ges", k)]] <- local({
 learners$calm <- function(x) calm(x, verbose = FALSE)
 run_names <- names(learners)[names(learners) %in% methods]
 
-start_commit <- tryCatch(system("git rev-parse --short HEAD", intern = TRUE, ignore.stderr = TRUE),
-                         error = function(e) NA_character_)
 rows <- list()
 for (cell in cells) {
   d <- as.integer(sub(":.*", "", cell))
@@ -89,14 +92,7 @@ for (cell in cells) {
       message(sprintf("%-8s seed %d %-6s SHD %4s  %7.1f s", cell, seed, m, row$shd, row$seconds))
     }
     res <- do.call(rbind, rows)
-    attr(res, "provenance") <- list(
-      date = format(Sys.time(), tz = "UTC", usetz = TRUE),
-      machine = paste(trimws(sub(".*:", "", grep("^model name", readLines("/proc/cpuinfo"),
-                                                 ignore.case = TRUE, value = TRUE)[1])), "-",
-                      parallel::detectCores(), "cores,", R.version.string),
-      blas = extSoftVersion()[["BLAS"]],
-      commit = start_commit,
-      command = paste("Rscript inst/bench/bench_small_n.R", paste(a, collapse = " ")))
+    attr(res, "provenance") <- bench_provenance()
     saveRDS(res, out)
   }
 }
