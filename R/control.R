@@ -4,20 +4,21 @@
 #'
 #' Collects and checks the tuning parameters of [calm()]. Most defaults are
 #' the paper's: Gumbel-sigmoid gates with temperature 0.5, sparsity weight
-#' 0.005, Adam with learning rate 0.001, and a quadratic-penalty schedule for
-#' the acyclicity constraint that starts at `rho = 1e-5`. The length of the
-#' schedule's rounds is set by `schedule`:
-#' - `"long"`: the paper's rounds of 40,000 steps, `rho` multiplied by 3
-#'   between rounds, until `h < 1e-8`. [calm()] runs it when no refinement
-#'   follows (`refine = "none"`); with `early_stop = FALSE` every round runs
-#'   in full, which is the paper's schedule.
-#' - `"short"`: rounds of 3,000 steps, `rho` multiplied by 10, until
-#'   `h < 1e-3` or until the thresholded graph is acyclic and unchanged for
-#'   `settle_rounds` rounds with `h < 0.01`. [calm()] runs it when the
+#' 0.005, and a quadratic-penalty schedule for the acyclicity constraint
+#' that starts at `rho = 1e-5`. The length of the schedule's rounds and
+#' Adam's learning rate are set by `schedule`:
+#' - `"long"`: the paper's rounds of 40,000 Adam steps at learning rate
+#'   0.001, `rho` multiplied by 3 between rounds, until `h < 1e-8`. [calm()]
+#'   runs it when no refinement follows (`refine = "none"`); with
+#'   `early_stop = FALSE` every round runs in full, which is the paper's
+#'   schedule.
+#' - `"short"`: rounds of 300 steps at learning rate 0.01, `rho` multiplied
+#'   by 10, until `h < 1e-3` or until the thresholded graph is acyclic and
+#'   unchanged for `settle_rounds` rounds with `h < 0.01`. [calm()] runs it when the
 #'   refinement follows (the default), which decides the final edges.
 #'
-#' Any of `iter_per_round`, `rho_mult`, `check_every`, `patience`, `h_tol`
-#' and `h_settle` given explicitly is kept under either schedule. The
+#' Any of `iter_per_round`, `rho_mult`, `lr`, `check_every`, `patience`,
+#' `h_tol` and `h_settle` given explicitly is kept under either schedule. The
 #' measurements behind the defaults are listed in the package's
 #' `bench/README.md` (`system.file("bench", "README.md", package = "calm")`).
 #'
@@ -29,15 +30,16 @@
 #'   first round (default `1e-5`) and its factor between rounds (default 10
 #'   for the short schedule, 3 for the long one).
 #' @param iter_per_round Adam steps per round of the hard constraint
-#'   (default 3,000 for the short schedule, 40,000 for the long one). Adam's
+#'   (default 300 for the short schedule, 40,000 for the long one). Adam's
 #'   moment estimates restart with each round.
 #' @param max_rounds Cap on the number of rounds (default 45); a fit that
 #'   hits it is reported as not converged.
 #' @param h_tol The schedule ends once the acyclicity function `h` of the
 #'   deterministic gate is below this value (default `1e-3` for the short
 #'   schedule, the paper's `1e-8` for the long one).
-#' @param lr Adam's learning rate (default `1e-3`; `beta1 = 0.9`,
-#'   `beta2 = 0.999`, `eps = 1e-8`).
+#' @param lr Adam's learning rate (default 0.01 for the short schedule, the
+#'   paper's `1e-3` for the long one; `beta1 = 0.9`, `beta2 = 0.999`,
+#'   `eps = 1e-8`).
 #' @param threshold An entry is an edge when its deterministic gate exceeds
 #'   this value (default 0.5; `"gumbel"`: `sigmoid(U / tau)`; `"stg"`:
 #'   `clamp(mu, 0, 1)`).
@@ -83,7 +85,7 @@
 #'   schedule, `1e-6` for the long one) and no gate is about to cross the
 #'   edge threshold.
 #' @param check_every Steps between two checks of the early-stopping rule
-#'   (default 500 for the short schedule, 1,000 for the long one).
+#'   (default 100 for the short schedule, 1,000 for the long one).
 #' @param patience Number of consecutive checks the rule looks back over
 #'   (default 3 for the short schedule, 5 for the long one).
 #' @param stop_tol Smallest decrease of the objective at the deterministic
@@ -136,7 +138,7 @@
 #' @export
 calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult = NULL,
                          iter_per_round = NULL, max_rounds = 45, h_tol = NULL,
-                         lr = 1e-3, threshold = 0.5, lambda2 = 0.1, soft_iter = 40000,
+                         lr = NULL, threshold = 0.5, lambda2 = 0.1, soft_iter = 40000,
                          init_scale = 1e-3, stg_sigma = 0.5, stg_init = 0.5,
                          tanh_c = 15, weight_threshold = 0.1,
                          acyclicity = c("poly", "exp"), simd = TRUE, threads = 2L,
@@ -163,8 +165,9 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
     match_choice(schedule, names(schedule_presets()), "schedule", call = call)
   }
   preset <- schedule_presets()[[schedule]]
-  given <- list(iter_per_round = iter_per_round, rho_mult = rho_mult, check_every = check_every,
-                patience = patience, h_tol = h_tol, h_settle = h_settle)
+  given <- list(iter_per_round = iter_per_round, rho_mult = rho_mult, lr = lr,
+                check_every = check_every, patience = patience, h_tol = h_tol,
+                h_settle = h_settle)
   filled <- names(given)[vapply(given, is.null, logical(1))]
   for (f in filled) assign(f, preset[[f]])
   ctrl <- list(
@@ -215,10 +218,10 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
 # right basin for the refinement that follows (see the docs of `schedule`).
 schedule_presets <- function() {
   list(
-    short = list(iter_per_round = 3000, rho_mult = 10, check_every = 500, patience = 3,
-                 h_tol = 1e-3, h_settle = 0.01),
-    long = list(iter_per_round = 40000, rho_mult = 3, check_every = 1000, patience = 5,
-                h_tol = 1e-8, h_settle = 1e-6)
+    short = list(iter_per_round = 300, rho_mult = 10, lr = 0.01, check_every = 100,
+                 patience = 3, h_tol = 1e-3, h_settle = 0.01),
+    long = list(iter_per_round = 40000, rho_mult = 3, lr = 1e-3, check_every = 1000,
+                patience = 5, h_tol = 1e-8, h_settle = 1e-6)
   )
 }
 
