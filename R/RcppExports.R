@@ -121,7 +121,7 @@ cpp_all_subset_scores <- function(cov, j, candidates, lambda, max_parents = -1L)
     .Call(`_calm_cpp_all_subset_scores`, cov, j, candidates, lambda, max_parents)
 }
 
-cpp_order_local_search <- function(cov, allowed, lambda, order, max_sweeps, exact_limit, grow_ratio) {
-    .Call(`_calm_cpp_order_local_search`, cov, allowed, lambda, order, max_sweeps, exact_limit, grow_ratio)
+cpp_order_local_search <- function(cov, allowed, lambda, order, options) {
+    .Call(`_calm_cpp_order_local_search`, cov, allowed, lambda, order, options)
 }
 

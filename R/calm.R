@@ -268,36 +268,12 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   if (refine == "ges") {
     pen <- refine_penalty_record(ctrl, cv[["n"]], ncol(sigma), cv[["x"]],
                                  selection_mask(mask, mo, kn, ctrl), call = env)
-    lam <- pen[["lambda"]]
-    runs <- lapply(runs, function(r) {
-      if (verbose) inform_refine(NULL, ncol(sigma), ctrl)
-      ref <- refine_dag(r[["amat"]], sigma, mo[["mask"]], lam, ctrl, n = cv[["n"]],
-                        extend = mo[["source"]] == "iamb", kn = kn)
-      r$refine <- ref[["record"]]
-      if (verbose) inform_refine(ref[["record"]])
-      # the run's refit is of its own graph: kept only if the refinement
-      # left the graph as it was
-      if (any(ref[["dag"]] != r[["amat"]])) r["refit"] <- list(NULL)
-      r$amat <- ref[["dag"]]
-      r$B_raw <- r[["B_raw"]] * ref[["dag"]]
-      # restarts are compared by the score the refinement optimised
-      r$select_score <- ref[["record"]][["score_after"]]
-      r
-    })
+    runs <- refine_runs(runs, sigma, mo, pen[["lambda"]], ctrl, cv[["n"]], kn, verbose)
   }
   elapsed <- proc.time()[["elapsed"]] - t0
 
-  objectives <- vapply(runs, `[[`, numeric(1), "final_objective")
   chosen <- vapply(runs, function(r) r[["select_score"]] %||% r[["final_objective"]], numeric(1))
   best <- runs[[which.min(chosen)]]
-  restart_table <- data.frame(
-    restart = seq_along(runs), seed = seeds, objective = objectives,
-    rounds = vapply(runs, function(r) trace_rounds(r[["trace"]]), integer(1)),
-    h = vapply(runs, `[[`, numeric(1), "h"),
-    converged = vapply(runs, `[[`, logical(1), "converged"),
-    stop = vapply(runs, `[[`, character(1), "stop"),
-    seconds = vapply(runs, `[[`, numeric(1), "seconds")
-  )
   warn_run(best, ctrl, constraint)
 
   fit <- new_calm_fit(
@@ -309,13 +285,48 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
     time = elapsed, call = cl, refit = best[["refit"]],
     extra = list(seed = best[["seed"]], moral = mo[["graph"]], stop = best[["stop"]],
                  objective = best[["final_objective"]], h = best[["h"]],
-                 gate_values = best[["gate_values"]], restarts = restart_table,
+                 gate_values = best[["gate_values"]], restarts = restart_table(runs, seeds),
                  skipped = best[["skipped"]], isa = best[["isa"]], refine = best[["refine"]],
                  components = best[["components"]],
                  penalty = if (refine == "ges") pen, knowledge = kn, na_dropped = attr(x, "na_dropped"),
                  data_var = data_variances(x, cov, standardize), data_mean = data_means(x))
   )
   fit
+}
+
+# The refinement of every restart's graph (refine_dag(), with the moral
+# graph `mo` and penalty `lambda`): each run's graph, raw weights and record
+# replaced, and the refined score kept to compare the restarts by.
+refine_runs <- function(runs, sigma, mo, lambda, ctrl, n, kn, verbose) {
+  lapply(runs, function(r) {
+    if (verbose) inform_refine(NULL, ncol(sigma), ctrl)
+    ref <- refine_dag(r[["amat"]], sigma, mo[["mask"]], lambda, ctrl, n = n,
+                      extend = mo[["source"]] == "iamb", kn = kn)
+    r$refine <- ref[["record"]]
+    if (verbose) inform_refine(ref[["record"]])
+    # the run's refit is of its own graph: kept only if the refinement
+    # left the graph as it was
+    if (any(ref[["dag"]] != r[["amat"]])) r["refit"] <- list(NULL)
+    r$amat <- ref[["dag"]]
+    r$B_raw <- r[["B_raw"]] * ref[["dag"]]
+    # restarts are compared by the score the refinement optimised
+    r$select_score <- ref[["record"]][["score_after"]]
+    r
+  })
+}
+
+# One row per restart: its seed, final objective, rounds, h, convergence,
+# why it stopped and its time (fit$restarts).
+restart_table <- function(runs, seeds) {
+  data.frame(
+    restart = seq_along(runs), seed = seeds,
+    objective = vapply(runs, `[[`, numeric(1), "final_objective"),
+    rounds = vapply(runs, function(r) trace_rounds(r[["trace"]]), integer(1)),
+    h = vapply(runs, `[[`, numeric(1), "h"),
+    converged = vapply(runs, `[[`, logical(1), "converged"),
+    stop = vapply(runs, `[[`, character(1), "stop"),
+    seconds = vapply(runs, `[[`, numeric(1), "seconds")
+  )
 }
 
 # bnlearn's `whitelist` and `blacklist`, given to calm() through `...`, as

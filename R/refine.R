@@ -38,14 +38,38 @@ ges_moves <- function(sigma, cpdag, lambda, allowed, options, kn = NULL, max_par
 refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, kn = NULL) {
   forward <- ctrl$refine_forward
   if (identical(forward, "auto")) forward <- !is.finite(n)
-  nm <- colnames(sigma)
-  d <- ncol(sigma)
-  mp <- max_parents_for(n)
   t0 <- proc.time()[["elapsed"]]
+  ctx <- refine_context(sigma, mask, lambda, ctrl, n, extend, kn, forward)
   start <- cpp_dag_to_cpdag(dag)
   storage.mode(start) <- "double"
-  # pairs that may be adjacent: the moral graph with the required pairs,
-  # without pairs forbidden both ways
+  r <- refine_ges(ctx, start, ctx$allowed)
+  # what the stages pass on: the current class, its score, the moves made
+  # and the pairs that may be adjacent (the stages may widen them)
+  state <- list(cpdag = r$cpdag, score = r$score_after, moves = moves_frame(r$moves, ctx$nm),
+                allowed = ctx$allowed)
+  if (isTRUE(ctrl$refine_empty_start)) state <- refine_from_empty(ctx, state)
+  if (isTRUE(ctrl$refine_order)) state <- refine_by_order(ctx, state, dag)
+  if (ctx$d <= ctrl$refine_exact_max_d) state <- refine_exact(ctx, state)
+  nm <- ctx$nm
+  cpdag <- set_node_names(state$cpdag, nm)
+  # keep the DAG when the class did not change, so that the refined fit of
+  # an unchanged graph is the same DAG
+  new_dag <- if (nrow(state$moves) == 0L) dag else set_node_names(member_dag(cpdag, kn), nm)
+  record <- list(method = "ges", lambda = lambda, forward = forward,
+                 dag_before = dag, cpdag_before = set_node_names(start, nm),
+                 score_before = r$score_before, score_after = state$score,
+                 moves = state$moves, mask = set_node_names(state$allowed, nm),
+                 seconds = proc.time()[["elapsed"]] - t0)
+  if (!is.null(kn)) record <- append(record, list(knowledge = TRUE), after = 9L)
+  list(dag = new_dag, record = record)
+}
+
+# What every stage of refine_dag() reads: the data, penalty, settings and
+# knowledge, and the pairs that may be adjacent: `allowed`, the moral graph
+# with the required pairs and without pairs forbidden both ways, and
+# `complete`, every pair but those forbidden both ways.
+refine_context <- function(sigma, mask, lambda, ctrl, n, extend, kn, forward) {
+  d <- ncol(sigma)
   allowed <- mask
   complete <- matrix(1, d, d) - diag(d)
   if (!is.null(kn)) {
@@ -54,133 +78,150 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     complete <- complete * pairs
   }
   diag(allowed) <- 0
-  ges <- function(cp, fw = forward) {
-    ges_moves(sigma, cp, lambda, allowed, ges_options(fw, ctrl$refine_max_moves), kn, mp)
+  list(sigma = sigma, lambda = lambda, ctrl = ctrl, kn = kn, mp = max_parents_for(n),
+       extend = extend, forward = forward, nm = colnames(sigma), d = d, allowed = allowed,
+       complete = complete)
+}
+
+# GES moves of the refinement from the CPDAG `cp` inside `allowed`.
+refine_ges <- function(ctx, cp, allowed, forward = ctx$forward) {
+  ges_moves(ctx$sigma, cp, ctx$lambda, allowed, ges_options(forward, ctx$ctrl$refine_max_moves),
+            ctx$kn, ctx$mp)
+}
+
+# One row of the refinement's record of moves for a whole stage.
+stage_move <- function(type, what, delta) {
+  data.frame(type = type, from = NA_character_, to = NA_character_, clique = what, delta = delta,
+             stringsAsFactors = FALSE)
+}
+
+# A second start that does not depend on the continuous phase: greedy
+# equivalence search from the empty graph (the required edges, under
+# knowledge) over all pairs; the better-scoring graph is kept, and the edges
+# it finds join the pairs the order search may use.
+refine_from_empty <- function(ctx, state) {
+  # unrestricted (when extend): IAMB at n = 1000 misses true moral edges that GES finds
+  full <- if (ctx$extend) ctx$complete else state$allowed
+  empty_start <- if (is.null(ctx$kn)) matrix(0, ctx$d, ctx$d) else cpp_dag_to_cpdag(ctx$kn$required) * 1
+  empty <- refine_ges(ctx, empty_start, full, forward = TRUE)
+  state$allowed <- pmax(state$allowed, empty$cpdag, t(empty$cpdag))
+  if (empty$score_after < state$score - score_tol) {
+    state$moves <- stage_move("restart", "GES from the empty graph", empty$score_after - state$score)
+    state$cpdag <- empty$cpdag
+    state$score <- empty$score_after
   }
-  r <- ges(start)
-  moves <- moves_frame(r$moves, nm)
-  score_before <- r$score_before
-  cpdag <- r$cpdag
-  score_now <- r$score_after
-  # a second start that does not depend on the continuous phase: greedy
-  # equivalence search from the empty graph (the required edges, under
-  # knowledge) over all pairs; the better-scoring graph is kept
-  if (isTRUE(ctrl$refine_empty_start)) {
-    # unrestricted (when extend): IAMB at n = 1000 misses true moral edges that GES finds;
-    # the edges it finds join the moral graph for the order search
-    full <- if (extend) complete else allowed
-    empty_start <- if (is.null(kn)) matrix(0, d, d) else cpp_dag_to_cpdag(kn$required) * 1
-    empty <- ges_moves(sigma, empty_start, lambda, full,
-                       ges_options(TRUE, ctrl$refine_max_moves), kn, mp)
-    allowed <- pmax(allowed, empty$cpdag, t(empty$cpdag))
-    if (empty$score_after < score_now - score_tol) {
-      moves <- data.frame(type = "restart", from = NA_character_, to = NA_character_,
-                          clique = "GES from the empty graph", delta = empty$score_after - score_now,
-                          stringsAsFactors = FALSE)
-      cpdag <- empty$cpdag
-      score_now <- empty$score_after
-    }
-  }
-  if (isTRUE(ctrl$refine_order)) {
-    # BOSS from CALM's own order, the refined graph's order and random orders
-    # drawn from R's RNG (set.seed() reproduces them); each start's graph is
-    # pruned by backward equivalence search and the best one is refined by
-    # GES moves again, kept only when the score improves. Under knowledge
-    # each order is first rearranged so that required parents come first.
-    dag_now <- member_dag(cpdag, kn)
-    starts <- unique(list(cpp_topological_order(dag), cpp_topological_order(dag_now)))
-    starts <- c(starts, lapply(seq_len(max(0L, ctrl$refine_order_starts - length(starts))),
-                               function(i) sample.int(d)))
-    # all pairs up to refine_order_all_pairs variables: on dense graphs the
-    # IAMB moral graph at n = 1000 misses many true edges
-    all_pairs <- extend && d <= ctrl$refine_order_all_pairs
-    order_mask <- if (all_pairs) complete else allowed
-    boss_at <- function(mask, starts, bes, ratio) {
-      boss_search(sigma, mask, lambda, starts, order_search_max_sweeps, ctrl$refine_exact_limit,
-                  bes, ratio, kn = kn, max_parents = mp)
-    }
-    # with a given moral graph the search keeps to it, but its landscape is
-    # rugged there: on dense graphs orders close to a true one give graphs
-    # that need edges outside the mask. More starts: the orders where the
-    # same starts end in a search over all pairs (their graphs are not used)
-    if (!extend && isTRUE(ctrl$refine_order_free_starts) && d <= ctrl$refine_order_all_pairs &&
-        any(allowed[row(allowed) != col(allowed)] == 0)) {
-      free <- boss_at(complete, matrix(unlist(starts), nrow = d), FALSE, 1)
-      starts <- unique(c(starts, lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])))
-    }
-    # the starts run with the plain grow step and, unless refine_grow_ratio
-    # is 1, again with the longer one; the better result is kept (ties: the
-    # plain one). Neither ratio's landscape is better on every graph.
-    start_mat <- matrix(unlist(starts), nrow = d)
-    os <- boss_at(order_mask, start_mat, TRUE, 1)
-    os_ratio <- 1
-    if (ctrl$refine_grow_ratio < 1) {
-      os_grow <- boss_at(order_mask, start_mat, TRUE, ctrl$refine_grow_ratio)
-      if (os_grow$score < os$score - score_tol) {
-        os <- os_grow
-        os_ratio <- ctrl$refine_grow_ratio
+  state
+}
+
+# BOSS from CALM's own order, the refined graph's order and random orders
+# drawn from R's RNG (set.seed() reproduces them); each start's graph is
+# pruned by backward equivalence search and the best one is refined by GES
+# moves again, kept only when the score improves. Under knowledge each order
+# is first rearranged so that required parents come first.
+refine_by_order <- function(ctx, state, dag) {
+  ctrl <- ctx$ctrl
+  starts <- refine_order_starts(ctx, state, dag)
+  # all pairs up to refine_order_all_pairs variables: on dense graphs the
+  # IAMB moral graph at n = 1000 misses many true edges
+  all_pairs <- ctx$extend && ctx$d <= ctrl$refine_order_all_pairs
+  order_mask <- if (all_pairs) ctx$complete else state$allowed
+  os <- refine_best_order(ctx, order_mask, starts)
+  if (all_pairs) state$allowed <- pmax(state$allowed, os$dag, t(os$dag))
+  if (os$score < state$score - score_tol) {
+    r2 <- refine_ges(ctx, os$cpdag, state$allowed)
+    if (r2$score_after < state$score - score_tol) {
+      ratios <- if (ctrl$refine_grow_ratio < 1) {
+        sprintf(" at grow ratios 1 and %g", ctrl$refine_grow_ratio)
+      } else {
+        ""
       }
-    }
-    # kicks: a few nodes of the best order so far moved to random places and
-    # the search run again from there, alternating the grow ratios; kept
-    # when the score improves
-    os <- kick_search(os, sigma, order_mask, lambda, order_search_max_sweeps,
-                      ctrl$refine_exact_limit, TRUE, os_ratio, ctrl$refine_kicks,
-                      ctrl$refine_kick_size, unique(c(1, ctrl$refine_grow_ratio)), kn = kn,
-                      max_parents = mp)
-    n_kicks <- os$kicks_improved
-    if (all_pairs) allowed <- pmax(allowed, os$dag, t(os$dag))
-    if (os$score < score_now - score_tol) {
-      r2 <- ges(os$cpdag)
-      if (r2$score_after < score_now - score_tol) {
-        ratios <- if (ctrl$refine_grow_ratio < 1) {
-          sprintf(" at grow ratios 1 and %g", ctrl$refine_grow_ratio)
-        } else {
-          ""
-        }
-        if (n_kicks > 0) ratios <- sprintf("%s, then %d of %d kicks", ratios, n_kicks, ctrl$refine_kicks)
-        moves <- rbind(moves, data.frame(type = "order", from = NA_character_, to = NA_character_,
-                                         clique = sprintf("BOSS, best of %d starts%s",
-                                                          length(starts), ratios),
-                                         delta = os$score - score_now, stringsAsFactors = FALSE),
-                       moves_frame(r2$moves, nm))
-        cpdag <- r2$cpdag
-        score_now <- r2$score_after
-      }
+      n_kicks <- os$kicks_improved
+      if (n_kicks > 0) ratios <- sprintf("%s, then %d of %d kicks", ratios, n_kicks, ctrl$refine_kicks)
+      state$moves <- rbind(state$moves,
+                           stage_move("order", sprintf("BOSS, best of %d starts%s", length(starts),
+                                                       ratios), os$score - state$score),
+                           moves_frame(r2$moves, ctx$nm))
+      state$cpdag <- r2$cpdag
+      state$score <- r2$score_after
     }
   }
-  # the exact optimum where it is cheap: over all pairs when the moral graph
-  # was estimated, inside the mask otherwise; under knowledge, over the DAGs
-  # that obey it
-  if (d <= ctrl$refine_exact_max_d) {
-    exact_mask <- if (extend) complete else allowed
-    if (!is.null(kn)) exact_mask <- pmax(exact_mask * (kn$forbidden == 0), kn$required)
-    storage.mode(exact_mask) <- "double"
-    if (cpp_exact_search_bytes(pmax(exact_mask, t(exact_mask))) <= exact_search_budget) {
-      ex <- cpp_exact_search(sigma, exact_mask, lambda, exact_search_budget, kn$required, mp)
-      if (ex$score < score_now - score_tol) {
-        moves <- rbind(moves, data.frame(type = "exact", from = NA_character_, to = NA_character_,
-                                         clique = "exact search", delta = ex$score - score_now,
-                                         stringsAsFactors = FALSE))
-        ex_dag <- ex$amat
-        storage.mode(ex_dag) <- "double"
-        cpdag <- cpp_dag_to_cpdag(ex_dag)
-        storage.mode(cpdag) <- "double"
-        score_now <- ex$score
-      }
+  state
+}
+
+# One BOSS call of the refinement: the start orders (one per column) inside
+# `mask`, with or without backward equivalence search, at one grow ratio.
+refine_boss <- function(ctx, mask, starts, bes, ratio) {
+  boss_search(ctx$sigma, mask, ctx$lambda, starts, order_search_max_sweeps,
+              ctx$ctrl$refine_exact_limit, bes, ratio, kn = ctx$kn, max_parents = ctx$mp)
+}
+
+# The start orders of the order search: CALM's, the current graph's and
+# random ones up to refine_order_starts. With a given moral graph the search
+# keeps to it, but its landscape is rugged there: on dense graphs orders
+# close to a true one give graphs that need edges outside the mask. More
+# starts then: the orders where the same starts end in a search over all
+# pairs (their graphs are not used).
+refine_order_starts <- function(ctx, state, dag) {
+  ctrl <- ctx$ctrl
+  d <- ctx$d
+  dag_now <- member_dag(state$cpdag, ctx$kn)
+  starts <- unique(list(cpp_topological_order(dag), cpp_topological_order(dag_now)))
+  starts <- c(starts, lapply(seq_len(max(0L, ctrl$refine_order_starts - length(starts))),
+                             function(i) sample.int(d)))
+  allowed <- state$allowed
+  if (!ctx$extend && isTRUE(ctrl$refine_order_free_starts) && d <= ctrl$refine_order_all_pairs &&
+      any(allowed[row(allowed) != col(allowed)] == 0)) {
+    free <- refine_boss(ctx, ctx$complete, matrix(unlist(starts), nrow = d), FALSE, 1)
+    starts <- unique(c(starts, lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])))
+  }
+  starts
+}
+
+# The order search from `starts` inside `order_mask`: with the plain grow
+# step and, unless refine_grow_ratio is 1, again with the longer one; the
+# better result is kept (ties: the plain one; neither ratio's landscape is
+# better on every graph). Then kicks: a few nodes of the best order so far
+# moved to random places and the search run again from there, alternating
+# the grow ratios; kept when the score improves.
+refine_best_order <- function(ctx, order_mask, starts) {
+  ctrl <- ctx$ctrl
+  start_mat <- matrix(unlist(starts), nrow = ctx$d)
+  os <- refine_boss(ctx, order_mask, start_mat, TRUE, 1)
+  os_ratio <- 1
+  if (ctrl$refine_grow_ratio < 1) {
+    os_grow <- refine_boss(ctx, order_mask, start_mat, TRUE, ctrl$refine_grow_ratio)
+    if (os_grow$score < os$score - score_tol) {
+      os <- os_grow
+      os_ratio <- ctrl$refine_grow_ratio
     }
   }
-  cpdag <- set_node_names(cpdag, nm)
-  # keep the DAG when the class did not change, so that the refined fit of
-  # an unchanged graph is the same DAG
-  new_dag <- if (nrow(moves) == 0L) dag else set_node_names(member_dag(cpdag, kn), nm)
-  record <- list(method = "ges", lambda = lambda, forward = forward,
-                 dag_before = dag, cpdag_before = set_node_names(start, nm),
-                 score_before = score_before, score_after = score_now,
-                 moves = moves, mask = set_node_names(allowed, nm),
-                 seconds = proc.time()[["elapsed"]] - t0)
-  if (!is.null(kn)) record <- append(record, list(knowledge = TRUE), after = 9L)
-  list(dag = new_dag, record = record)
+  kick_search(os, ctx$sigma, order_mask, ctx$lambda, order_search_max_sweeps,
+              ctrl$refine_exact_limit, TRUE, os_ratio, ctrl$refine_kicks,
+              ctrl$refine_kick_size, unique(c(1, ctrl$refine_grow_ratio)), kn = ctx$kn,
+              max_parents = ctx$mp)
+}
+
+# The exact optimum where it is cheap: over all pairs when the moral graph
+# was estimated, inside the mask otherwise; under knowledge, over the DAGs
+# that obey it.
+refine_exact <- function(ctx, state) {
+  kn <- ctx$kn
+  exact_mask <- if (ctx$extend) ctx$complete else state$allowed
+  if (!is.null(kn)) exact_mask <- pmax(exact_mask * (kn$forbidden == 0), kn$required)
+  storage.mode(exact_mask) <- "double"
+  if (cpp_exact_search_bytes(pmax(exact_mask, t(exact_mask))) > exact_search_budget) return(state)
+  ex <- cpp_exact_search(ctx$sigma, exact_mask, ctx$lambda, exact_search_budget, kn$required,
+                         ctx$mp)
+  if (ex$score < state$score - score_tol) {
+    state$moves <- rbind(state$moves, stage_move("exact", "exact search", ex$score - state$score))
+    ex_dag <- ex$amat
+    storage.mode(ex_dag) <- "double"
+    cpdag <- cpp_dag_to_cpdag(ex_dag)
+    storage.mode(cpdag) <- "double"
+    state$cpdag <- cpdag
+    state$score <- ex$score
+  }
+  state
 }
 
 # A member DAG of the class of `cpdag` that obeys the knowledge `kn` (any

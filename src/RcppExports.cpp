@@ -422,18 +422,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_order_local_search
-Rcpp::List cpp_order_local_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerVector order, int max_sweeps, int exact_limit, double grow_ratio);
-RcppExport SEXP _calm_cpp_order_local_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP orderSEXP, SEXP max_sweepsSEXP, SEXP exact_limitSEXP, SEXP grow_ratioSEXP) {
+Rcpp::List cpp_order_local_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerVector order, Rcpp::List options);
+RcppExport SEXP _calm_cpp_order_local_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP orderSEXP, SEXP optionsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
-    Rcpp::traits::input_parameter< int >::type max_sweeps(max_sweepsSEXP);
-    Rcpp::traits::input_parameter< int >::type exact_limit(exact_limitSEXP);
-    Rcpp::traits::input_parameter< double >::type grow_ratio(grow_ratioSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_order_local_search(cov, allowed, lambda, order, max_sweeps, exact_limit, grow_ratio));
+    Rcpp::traits::input_parameter< Rcpp::List >::type options(optionsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_order_local_search(cov, allowed, lambda, order, options));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -469,7 +467,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_knowledge_extension", (DL_FUNC) &_calm_cpp_knowledge_extension, 3},
     {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 4},
     {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 5},
-    {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 7},
+    {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 5},
     {NULL, NULL, 0}
 };
 

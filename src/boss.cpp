@@ -23,6 +23,8 @@ void apply_kick(std::vector<int>& order, const Kick& kick) {
   }
 }
 
+// About 80 lines: the starts and the kicks share the search objects, the BES
+// settings and the best result so far, and read best as one loop after the other.
 BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
                        const std::vector<std::vector<int>>& starts, const BossOptions& opt,
                        const std::function<void()>& interrupt, const std::vector<Kick>& kicks) {

@@ -72,61 +72,8 @@ class Kernel final : public KernelBase {
         local(s.block_nodes[n0 + i]) = i;
         in_block(s.block_nodes[n0 + i]) = true;
       }
-      bk.S.resize(bk.n, bk.n);
-      for (int j = 0; j < bk.n; ++j)
-        for (int i = 0; i < bk.n; ++i)
-          bk.S(i, j) = s.sigma[s.block_nodes[n0 + i] +
-                               static_cast<long>(d_) * s.block_nodes[n0 + j]];
-      bk.e0 = s.entry_ptr[b];
-      bk.ne = s.entry_ptr[b + 1] - bk.e0;
-      bk.r.resize(bk.ne);
-      bk.c.resize(bk.ne);
-      bk.lin.resize(bk.ne);
-      bk.lin_t.resize(bk.ne);
-      for (int k = 0; k < bk.ne; ++k) {
-        bk.r(k) = local(s.from[bk.e0 + k]);
-        bk.c(k) = local(s.to[bk.e0 + k]);
-        bk.lin(k) = bk.r(k) + bk.n * bk.c(k);
-        bk.lin_t(k) = bk.c(k) + bk.n * bk.r(k);
-      }
-      bk.col_ptr = IVec::Zero(bk.n + 1);
-      for (int k = 0; k < bk.ne; ++k) ++bk.col_ptr(bk.c(k) + 1);
-      for (int j = 0; j < bk.n; ++j) bk.col_ptr(j + 1) += bk.col_ptr(j);
-      bk.col_ent.resize(bk.ne);
-      {
-        IVec next = bk.col_ptr.head(bk.n);
-        for (int k = 0; k < bk.ne; ++k) bk.col_ent(next(bk.c(k))++) = k;
-      }
-      // A product costs n^3, column updates n * ne and vectorise less well.
-      bk.sparse = 4L * bk.ne < static_cast<long>(bk.n) * bk.n;
-      // Entries of a complete block in column-major order (as build_problem
-      // lays them out) are contiguous column segments.
-      bk.full = bk.ne == bk.n * (bk.n - 1);
-      for (int k = 0; bk.full && k < bk.ne; ++k) {
-        const int c = k / (bk.n - 1), i = k % (bk.n - 1);
-        bk.full = bk.c(k) == c && bk.r(k) == (i < c ? i : i + 1);
-      }
-      bk.W.resize(bk.n, bk.n);
-      bk.T.resize(bk.n, bk.n);
-      bk.Winv.resize(bk.n, bk.n);
-      bk.X.resize(bk.n, bk.n);
-      bk.R.resize(bk.n, bk.n);
-      bk.tmp.resize(bk.n, bk.n);
-      if (acyc_ == Acyclicity::poly && !bk.full) {
-        bk.Ht.resize(bk.n, bk.n);
-        bk.sel.resize(bk.ne);
-      }
-      if (acyc_ == Acyclicity::exp) {
-        bk.e2.resize(bk.n, bk.n);
-        bk.e4.resize(bk.n, bk.n);
-        bk.e6.resize(bk.n, bk.n);
-        bk.eu.resize(bk.n, bk.n);
-        bk.ev.resize(bk.n, bk.n);
-        bk.lu_exp = Eigen::PartialPivLU<Mat>(bk.n);
-      }
-      bk.q.resize(bk.n);
-      bk.q_inv.resize(bk.n);
-      bk.lu = Eigen::PartialPivLU<Mat>(bk.n);
+      index_block(bk, s, b, local);
+      size_workspace(bk);
     }
     // Nodes without free entries: q_j = S_jj and no determinant term.
     const_score_ = 0.0;
@@ -135,6 +82,72 @@ class Kernel final : public KernelBase {
       const double v = s.sigma[j + static_cast<long>(d_) * j];
       const_score_ += score_ == Score::likelihood ? 0.5 * std::log(v) : std::sqrt(v);
     }
+  }
+
+  // Block b's covariance and the index tables of its entries (local row and
+  // column, linear indices, entries by column, and the sparse / full flags);
+  // `local` maps the block's nodes to 0..n-1.
+  void index_block(Block& bk, const KernelSetup& s, int b, const IVec& local) const {
+    const int n0 = s.node_ptr[b];
+    bk.S.resize(bk.n, bk.n);
+    for (int j = 0; j < bk.n; ++j)
+      for (int i = 0; i < bk.n; ++i)
+        bk.S(i, j) = s.sigma[s.block_nodes[n0 + i] +
+                             static_cast<long>(d_) * s.block_nodes[n0 + j]];
+    bk.e0 = s.entry_ptr[b];
+    bk.ne = s.entry_ptr[b + 1] - bk.e0;
+    bk.r.resize(bk.ne);
+    bk.c.resize(bk.ne);
+    bk.lin.resize(bk.ne);
+    bk.lin_t.resize(bk.ne);
+    for (int k = 0; k < bk.ne; ++k) {
+      bk.r(k) = local(s.from[bk.e0 + k]);
+      bk.c(k) = local(s.to[bk.e0 + k]);
+      bk.lin(k) = bk.r(k) + bk.n * bk.c(k);
+      bk.lin_t(k) = bk.c(k) + bk.n * bk.r(k);
+    }
+    bk.col_ptr = IVec::Zero(bk.n + 1);
+    for (int k = 0; k < bk.ne; ++k) ++bk.col_ptr(bk.c(k) + 1);
+    for (int j = 0; j < bk.n; ++j) bk.col_ptr(j + 1) += bk.col_ptr(j);
+    bk.col_ent.resize(bk.ne);
+    {
+      IVec next = bk.col_ptr.head(bk.n);
+      for (int k = 0; k < bk.ne; ++k) bk.col_ent(next(bk.c(k))++) = k;
+    }
+    // A product costs n^3, column updates n * ne and vectorise less well.
+    bk.sparse = 4L * bk.ne < static_cast<long>(bk.n) * bk.n;
+    // Entries of a complete block in column-major order (as build_problem
+    // lays them out) are contiguous column segments.
+    bk.full = bk.ne == bk.n * (bk.n - 1);
+    for (int k = 0; bk.full && k < bk.ne; ++k) {
+      const int c = k / (bk.n - 1), i = k % (bk.n - 1);
+      bk.full = bk.c(k) == c && bk.r(k) == (i < c ? i : i + 1);
+    }
+  }
+
+  // The block's workspace, allocated once so that a step allocates nothing.
+  void size_workspace(Block& bk) const {
+    bk.W.resize(bk.n, bk.n);
+    bk.T.resize(bk.n, bk.n);
+    bk.Winv.resize(bk.n, bk.n);
+    bk.X.resize(bk.n, bk.n);
+    bk.R.resize(bk.n, bk.n);
+    bk.tmp.resize(bk.n, bk.n);
+    if (acyc_ == Acyclicity::poly && !bk.full) {
+      bk.Ht.resize(bk.n, bk.n);
+      bk.sel.resize(bk.ne);
+    }
+    if (acyc_ == Acyclicity::exp) {
+      bk.e2.resize(bk.n, bk.n);
+      bk.e4.resize(bk.n, bk.n);
+      bk.e6.resize(bk.n, bk.n);
+      bk.eu.resize(bk.n, bk.n);
+      bk.ev.resize(bk.n, bk.n);
+      bk.lu_exp = Eigen::PartialPivLU<Mat>(bk.n);
+    }
+    bk.q.resize(bk.n);
+    bk.q_inv.resize(bk.n);
+    bk.lu = Eigen::PartialPivLU<Mat>(bk.n);
   }
 
   const char* isa() const override { return CALM_KERNEL_ISA; }

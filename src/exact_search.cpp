@@ -107,6 +107,71 @@ double tables_bytes(const std::vector<std::vector<int>>& cand, int d) {
 }
 }  // namespace
 
+namespace {
+// The best-parent-set table of every node (bps[j][T]: the best score of j
+// with parents within the candidate subset T), the subset each best comes
+// from, and each node's compressor of variable sets to candidate subsets.
+// With `required`, parent sets without all of j's required parents are
+// infeasible.
+struct ParentTables {
+  std::vector<std::vector<double>> bps;
+  std::vector<std::vector<std::uint8_t>> from;
+  std::vector<Compressor> compress;
+};
+
+ParentTables best_parent_tables(const LocalScore& score, const std::vector<std::vector<int>>& cand,
+                                const IntMatrix* required,
+                                const std::function<void()>& interrupt) {
+  const int d = score.dim();
+  std::uint64_t work = 0;  // steps since the last interrupt check
+  ParentTables t;
+  t.bps.resize(d);
+  t.from.resize(d);
+  t.compress.reserve(d);
+  for (int j = 0; j < d; ++j) {
+    if (interrupt) interrupt();
+    t.bps[j] = score.all_subset_scores(j, cand[j]);
+    if (required != nullptr) {
+      std::uint32_t need = 0;
+      for (int i = 0; i < d; ++i) {
+        if (i == j || (*required)(i, j) == 0) continue;
+        const auto it = std::find(cand[j].begin(), cand[j].end(), i);
+        if (it == cand[j].end())
+          throw std::invalid_argument("a required parent is not among the allowed parents");
+        need |= std::uint32_t(1) << (it - cand[j].begin());
+      }
+      if (need != 0)
+        for (std::size_t s = 0; s < t.bps[j].size(); ++s)
+          if ((s & need) != need) t.bps[j][s] = std::numeric_limits<double>::infinity();
+    }
+    best_subsets_in_place(t.bps[j], t.from[j], static_cast<int>(cand[j].size()), work, interrupt);
+    t.compress.emplace_back(cand[j]);
+  }
+  return t;
+}
+
+// The optimal DAG and its order from the sink of every subset: the sink of
+// the full set goes last, with its best parents among the rest, and so on.
+ExactResult peel_sinks(const std::vector<std::uint8_t>& sink, const ParentTables& tables,
+                       const std::vector<std::vector<int>>& cand, int d) {
+  ExactResult res;
+  res.dag = IntMatrix::Zero(d, d);
+  res.order.assign(d, -1);
+  std::uint32_t S = (std::uint32_t(1) << d) - 1;
+  for (int pos = d - 1; pos >= 0; --pos) {
+    const int j = sink[S];
+    const std::uint32_t rest = S ^ (std::uint32_t(1) << j);
+    std::uint32_t T = tables.compress[j](rest);
+    while (tables.from[j][T] != kSelf) T ^= std::uint32_t(1) << tables.from[j][T];
+    for (std::size_t b = 0; b < cand[j].size(); ++b)
+      if (T & (std::uint32_t(1) << b)) res.dag(cand[j][b], j) = 1;
+    res.order[pos] = j;
+    S = rest;
+  }
+  return res;
+}
+}  // namespace
+
 double exact_search_bytes(const IntMatrix& allowed) {
   return tables_bytes(candidate_sets(allowed), static_cast<int>(allowed.rows()));
 }
@@ -143,33 +208,10 @@ ExactResult exact_search(const LocalScore& score, const IntMatrix& allowed,
     throw std::invalid_argument("exact search needs about " + format_bytes(bytes) +
                                 " of memory, more than the limit of " + format_bytes(max_bytes));
 
-  std::uint64_t work = 0;  // steps since the last interrupt check
-
   // (a) + (b): best-parent-set tables, one per node.
-  std::vector<std::vector<double>> bps(d);
-  std::vector<std::vector<std::uint8_t>> from(d);
-  std::vector<Compressor> compress;
-  compress.reserve(d);
-  for (int j = 0; j < d; ++j) {
-    if (interrupt) interrupt();
-    bps[j] = score.all_subset_scores(j, cand[j]);
-    if (required != nullptr) {
-      // parent sets without all of j's required parents are infeasible
-      std::uint32_t need = 0;
-      for (int i = 0; i < d; ++i) {
-        if (i == j || (*required)(i, j) == 0) continue;
-        const auto it = std::find(cand[j].begin(), cand[j].end(), i);
-        if (it == cand[j].end())
-          throw std::invalid_argument("a required parent is not among the allowed parents");
-        need |= std::uint32_t(1) << (it - cand[j].begin());
-      }
-      if (need != 0)
-        for (std::size_t t = 0; t < bps[j].size(); ++t)
-          if ((t & need) != need) bps[j][t] = std::numeric_limits<double>::infinity();
-    }
-    best_subsets_in_place(bps[j], from[j], static_cast<int>(cand[j].size()), work, interrupt);
-    compress.emplace_back(cand[j]);
-  }
+  const ParentTables tables = best_parent_tables(score, cand, required, interrupt);
+  const std::vector<std::vector<double>>& bps = tables.bps;
+  const std::vector<Compressor>& compress = tables.compress;
 
   // (c): F over all subsets of the variables, in increasing order of the
   // bit mask (every S \ {j} comes before S).
@@ -203,22 +245,9 @@ ExactResult exact_search(const LocalScore& score, const IntMatrix& allowed,
   }
 
   // (d): peel sinks off the full set.
-  ExactResult res;
-  res.dag = IntMatrix::Zero(d, d);
-  res.order.assign(d, -1);
+  ExactResult res = peel_sinks(sink, tables, cand, d);
   res.score = F[full];
   res.bytes = bytes;
-  std::uint32_t S = full;
-  for (int pos = d - 1; pos >= 0; --pos) {
-    const int j = sink[S];
-    const std::uint32_t rest = S ^ (std::uint32_t(1) << j);
-    std::uint32_t T = compress[j](rest);
-    while (from[j][T] != kSelf) T ^= std::uint32_t(1) << from[j][T];
-    for (std::size_t b = 0; b < cand[j].size(); ++b)
-      if (T & (std::uint32_t(1) << b)) res.dag(cand[j][b], j) = 1;
-    res.order[pos] = j;
-    S = rest;
-  }
   return res;
 }
 

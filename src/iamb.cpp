@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace calm {
 
@@ -61,24 +62,20 @@ double CiTest::p_value(double r, int s) const {
 // complement. (Building K by bordering during growth is cheaper still, but
 // loses too much accuracy for the exact tests on ill-conditioned population
 // covariances.)
-std::vector<int> iamb_target(const Eigen::MatrixXd& corr, int target,
-                             const IambOptions& options, long long* n_tests,
-                             bool* capped) {
+namespace {
+// Grow: add the candidate most dependent on the target given the blanket
+// (or the first `keep` one) until none is dependent or the cap is reached.
+// Returns the members in order of entry; column k of U is the k-th column of
+// the partial Cholesky factor.
+std::vector<int> grow_blanket(const Eigen::MatrixXd& corr, int target, const IambOptions& options,
+                              int cap, Eigen::MatrixXd& U, long long* n_tests, bool* capped) {
   const int d = static_cast<int>(corr.rows());
   const CiTest& test = options.test;
-  const int cap = (options.max_size < 0 || options.max_size > d - 1)
-                      ? d - 1 : options.max_size;
-  *capped = false;
-
   std::vector<int> members;  // S, in order of entry
   std::vector<char> in_blanket(d, 0);
   in_blanket[target] = 1;
-
-  Eigen::MatrixXd U(d, std::max(cap, 1));
   Eigen::VectorXd res_t = corr.col(target);        // R[t, c]
   Eigen::VectorXd res_var = corr.diagonal();       // R[c, c]
-
-  // ---- grow ----
   for (;;) {
     const int k = static_cast<int>(members.size());
     if (k >= cap) {
@@ -119,9 +116,15 @@ std::vector<int> iamb_target(const Eigen::MatrixXd& corr, int target,
     members.push_back(best);
     in_blanket[best] = 1;
   }
-  if (members.empty()) return members;
+  return members;
+}
 
-  // ---- shrink: drop the weakest member while it is independent ----
+// Shrink: drop the weakest member while it is independent of the target
+// given the others (members in `keep` stay), from the factor U of grow_blanket().
+std::vector<int> shrink_blanket(const Eigen::MatrixXd& corr, int target, const IambOptions& options,
+                                std::vector<int> members, const Eigen::MatrixXd& U,
+                                long long* n_tests) {
+  const CiTest& test = options.test;
   // Q is ordered (members..., t): t sits at index m.
   int m = static_cast<int>(members.size());
   Eigen::MatrixXd L = Eigen::MatrixXd::Zero(m + 1, m + 1);
@@ -167,6 +170,20 @@ std::vector<int> iamb_target(const Eigen::MatrixXd& corr, int target,
     --m;
   }
   return members;
+}
+}  // namespace
+
+std::vector<int> iamb_target(const Eigen::MatrixXd& corr, int target,
+                             const IambOptions& options, long long* n_tests,
+                             bool* capped) {
+  const int d = static_cast<int>(corr.rows());
+  const int cap = (options.max_size < 0 || options.max_size > d - 1)
+                      ? d - 1 : options.max_size;
+  *capped = false;
+  Eigen::MatrixXd U(d, std::max(cap, 1));
+  std::vector<int> members = grow_blanket(corr, target, options, cap, U, n_tests, capped);
+  if (members.empty()) return members;
+  return shrink_blanket(corr, target, options, std::move(members), U, n_tests);
 }
 
 IambResult iamb_all(const Eigen::MatrixXd& corr, const IambOptions& options,

@@ -85,6 +85,8 @@ double LocalScore::dag_score(const IntMatrix& adj) {
   return total;
 }
 
+// About 80 lines: one depth-first walk whose stack frames share the packed
+// Cholesky factor; split up, its state would have to travel between functions.
 std::vector<double> LocalScore::all_subset_scores(int j, const std::vector<int>& candidates) const {
   const int k = static_cast<int>(candidates.size());
   if (k > 30) throw std::invalid_argument("too many candidate parents for an exhaustive subset table");

@@ -160,14 +160,37 @@ void OrderSearch::follow_precedence(std::vector<int>& order) const {
   order = std::move(out);
 }
 
-OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, double tol) {
-  const int d = score_.dim();
+namespace {
+void check_permutation(const std::vector<int>& order, int d) {
   if (static_cast<int>(order.size()) != d) throw std::invalid_argument("order has the wrong length");
   std::vector<char> seen(d, 0);
   for (int v : order) {
     if (v < 0 || v >= d || seen[v]) throw std::invalid_argument("order is not a permutation");
     seen[v] = 1;
   }
+}
+}  // namespace
+
+IntMatrix OrderSearch::best_dag(const std::vector<int>& pos) {
+  const int d = score_.dim();
+  IntMatrix dag = IntMatrix::Zero(d, d);
+  std::vector<char> mask;
+  std::vector<int> chosen;
+  for (int j = 0; j < d; ++j) {
+    const std::vector<int>& c = choosers_[j].candidates();
+    mask.assign(c.size(), 0);
+    for (std::size_t b = 0; b < c.size(); ++b) mask[b] = pos[c[b]] < pos[j] ? 1 : 0;
+    choosers_[j].best(mask, &chosen);
+    for (int i : chosen) dag(i, j) = 1;
+  }
+  return dag;
+}
+
+// About 100 lines: one sweep loop whose steps share the positions, the local
+// scores and the scratch vectors of the move being priced.
+OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, double tol) {
+  const int d = score_.dim();
+  check_permutation(order, d);
   follow_precedence(order);
   std::vector<ParentChooser>& choosers = choosers_;
   const std::function<void()>& interrupt = interrupt_;
@@ -259,15 +282,7 @@ OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, doubl
     }
     if (!moved) break;
   }
-  res.dag = IntMatrix::Zero(d, d);
-  std::vector<int> chosen;
-  for (int j = 0; j < d; ++j) {
-    const std::vector<int>& c = choosers[j].candidates();
-    mask.assign(c.size(), 0);
-    for (std::size_t b = 0; b < c.size(); ++b) mask[b] = pos[c[b]] < pos[j] ? 1 : 0;
-    choosers[j].best(mask, &chosen);
-    for (int i : chosen) res.dag(i, j) = 1;
-  }
+  res.dag = best_dag(pos);
   res.score = total;
   res.order = order;
   return res;

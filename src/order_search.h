@@ -77,6 +77,8 @@ class OrderSearch {
 
  private:
   void follow_precedence(std::vector<int>& order) const;
+  // the best DAG of the order whose positions are `pos`
+  IntMatrix best_dag(const std::vector<int>& pos);
 
   LocalScore& score_;
   std::function<void()> interrupt_;

@@ -14,6 +14,7 @@
 #include "calm_optimizer.h"
 #include "calm_score.h"
 #include "early_stop.h"
+#include "rcpp_glue.h"
 #include "rcpp_interrupt.h"
 
 // [[Rcpp::depends(RcppEigen)]]
@@ -44,11 +45,7 @@ calm::Acyclicity parse_acyclicity(const std::string& s) {
 // it and how to read it back (for cpp_calm_options(), which the tests use to
 // check that every field arrives). A field missing from the list is an
 // error, never a silent default.
-struct ControlField {
-  const char* name;
-  void (*set)(calm::CalmOptions&, SEXP);
-  SEXP (*get)(const calm::CalmOptions&);
-};
+using ControlField = calm_glue::OptionField<calm::CalmOptions>;
 
 #define CALM_NUM_FIELD(NAME, MEMBER, TYPE)                                          \
   ControlField {                                                                    \
@@ -107,28 +104,15 @@ bool is_r_field(const std::string& name) {
   return name.rfind("refine_", 0) == 0 || name.rfind("penalty_", 0) == 0 || name == "split_components";
 }
 
-bool is_cpp_field(const std::string& name) {
-  for (const ControlField& f : kControlFields)
-    if (name == f.name) return true;
-  return false;
-}
+const calm_glue::OptionErrors kControlErrors{
+    "control field '%s' is read by neither the optimizer nor R: add it to "
+    "kControlFields in src/rcpp_calm.cpp (or declare it in is_r_field() if only R reads it)",
+    "control field '%s' is missing: pass the result of calm_control()", is_r_field};
 
 calm::CalmOptions calm_options(const Rcpp::List& control, const std::string& gate,
                                const std::string& score, const std::string& constraint,
                                double seed) {
-  const Rcpp::CharacterVector given = control.names();
-  for (R_xlen_t i = 0; i < given.size(); ++i) {
-    const std::string nm = Rcpp::as<std::string>(given[i]);
-    if (!is_cpp_field(nm) && !is_r_field(nm))
-      Rcpp::stop("control field '%s' is read by neither the optimizer nor R: add it to "
-                 "kControlFields in src/rcpp_calm.cpp (or declare it in is_r_field() if only R reads it)", nm);
-  }
-  calm::CalmOptions o{};
-  for (const ControlField& f : kControlFields) {
-    if (!control.containsElementNamed(f.name))
-      Rcpp::stop("control field '%s' is missing: pass the result of calm_control()", f.name);
-    f.set(o, control[f.name]);
-  }
+  calm::CalmOptions o = calm_glue::read_options(control, kControlFields, kControlErrors);
   o.gate.type = parse_gate(gate);
   o.score = parse_score(score);
   o.hard = constraint == "hard";

@@ -58,33 +58,56 @@ inline calm::Knowledge knowledge(const Rcpp::Nullable<Rcpp::NumericMatrix>& requ
 }
 
 // A search's options arrive from R as a named list. Each field the search
-// reads has a row in a table (name and how to store it); a field missing
-// from the list, or one no row reads, is an error, so R is the one place
-// that sets them (no silent C++ default).
+// reads has a row in a table (name, how to store it and, where a test reads
+// the options back, how to read it); a field missing from the list, or one
+// no row reads, is an error, so R is the one place that sets them (no
+// silent C++ default).
 template <class Options>
 struct OptionField {
   const char* name;
   void (*set)(Options&, SEXP);
+  SEXP (*get)(const Options&) = nullptr;
 };
+
+// How read_options() words its two errors (each a format taking the
+// field's name), and the fields of the list that R reads itself, which it
+// lets through unread.
+struct OptionErrors {
+  std::string unknown;
+  std::string missing;
+  bool (*read_in_r)(const std::string&) = nullptr;
+};
+
+// The errors of a search's options, named after its entry point.
+inline OptionErrors search_errors(const char* search) {
+  return {std::string(search) + ": unknown option '%s'",
+          std::string(search) + ": option '%s' is missing"};
+}
 
 template <class Options, std::size_t N>
 Options read_options(const Rcpp::List& list, const OptionField<Options> (&fields)[N],
-                     const char* search) {
+                     const OptionErrors& errors) {
   Options o{};
   if (list.size() > 0) {
     const Rcpp::CharacterVector given = list.names();
     for (R_xlen_t i = 0; i < given.size(); ++i) {
       const std::string nm = Rcpp::as<std::string>(given[i]);
-      bool known = false;
+      bool known = errors.read_in_r != nullptr && errors.read_in_r(nm);
       for (const OptionField<Options>& f : fields) known = known || nm == f.name;
-      if (!known) Rcpp::stop("%s: unknown option '%s'", search, nm);
+      if (!known) Rcpp::stop(errors.unknown.c_str(), nm);
     }
   }
   for (const OptionField<Options>& f : fields) {
-    if (!list.containsElementNamed(f.name)) Rcpp::stop("%s: option '%s' is missing", search, f.name);
+    if (!list.containsElementNamed(f.name)) Rcpp::stop(errors.missing.c_str(), f.name);
     f.set(o, list[f.name]);
   }
   return o;
+}
+
+template <class Options, std::size_t N>
+Options read_options(const Rcpp::List& list, const OptionField<Options> (&fields)[N],
+                     const char* search) {
+  return read_options(list, fields, search_errors(search));
 }
 
 }  // namespace calm_glue

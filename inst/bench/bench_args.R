@@ -20,25 +20,32 @@ bench_script_dir <- function() {
 # "TRUE"/"FALSE"/"1"/"0"; a default of NULL keeps the string. A default of
 # NA (NA_integer_, NA_real_, NA_character_) marks a required argument. On an
 # unknown name, too many arguments or a missing required one the script
-# stops with `usage`. Returns the named list of values.
-bench_args <- function(defaults, usage = NULL, args = commandArgs(TRUE)) {
+# stops with `usage`. `keyed` names the arguments whose values may themselves
+# read `word=value` (bench_small_n.R's "calm=1500"): a word whose name is not
+# an argument's is then taken by position, and stops the script only if its
+# position is not one of those. Returns the named list of values.
+bench_args <- function(defaults, usage = NULL, args = commandArgs(TRUE), keyed = character(0)) {
   fail <- function(msg) {
     if (!is.null(usage)) msg <- paste0(msg, "\nusage: ", usage)
     stop(msg, call. = FALSE)
   }
   out <- defaults
-  named <- grepl("^(--)?[A-Za-z_][A-Za-z0-9_.]*=", args)
-  given <- character(0)
-  for (a in args[named]) {
-    key <- sub("^(--)?([^=]+)=.*$", "\\2", a)
-    if (!key %in% names(defaults)) fail(sprintf("unknown argument '%s'", key))
-    out[key] <- list(bench_convert(sub("^[^=]+=", "", a), defaults[[key]], key, fail))
-    given <- c(given, key)
+  looks_named <- grepl("^(--)?[A-Za-z_][A-Za-z0-9_.]*=", args)
+  keys <- ifelse(looks_named, sub("^(--)?([^=]+)=.*$", "\\2", args), "")
+  named <- looks_named & (keys %in% names(defaults) | !length(keyed))
+  for (i in which(named)) {
+    if (!keys[i] %in% names(defaults)) fail(sprintf("unknown argument '%s'", keys[i]))
+    out[keys[i]] <- list(bench_convert(sub("^[^=]+=", "", args[i]), defaults[[keys[i]]],
+                                       keys[i], fail))
   }
-  free <- setdiff(names(defaults), given)
+  free <- setdiff(names(defaults), keys[named])
   pos <- args[!named]
+  pos_keys <- keys[!named]
   if (length(pos) > length(free)) fail("too many arguments")
   for (i in seq_along(pos)) {
+    if (nzchar(pos_keys[i]) && !free[i] %in% keyed) {
+      fail(sprintf("unknown argument '%s'", pos_keys[i]))
+    }
     out[free[i]] <- list(bench_convert(pos[i], defaults[[free[i]]], free[i], fail))
   }
   missing <- names(out)[vapply(out, function(v) length(v) == 1L && is.na(v), NA)]

@@ -14,10 +14,13 @@
 suppressPackageStartupMessages(library(calm))
 script_dir <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
 source(file.path(script_dir, "realistic_data.R"))
-a <- commandArgs(TRUE)
-reps <- as.integer(a[1]); first <- as.integer(a[2]); out <- a[3]
-kinds <- if (length(a) >= 4) strsplit(a[4], ",")[[1]] else c("sf", "er")
-ns <- if (length(a) >= 5) as.numeric(strsplit(a[5], ",")[[1]]) else c(200, 1000, 5000)
+source(file.path(script_dir, "bench_args.R"))
+a <- bench_args(list(reps = NA_integer_, first_seed = NA_integer_, out = NA_character_,
+                     kinds = "sf,er", ns = "200,1000,5000"),
+                usage = "Rscript inst/bench/bench_penalty_select.R reps first_seed out.rds [kinds] [ns]")
+reps <- a$reps; first <- a$first_seed; out <- a$out
+kinds <- bench_list(a$kinds)
+ns <- as.numeric(bench_list(a$ns))
 grid <- c(1, 1.5, 2, 2.5, 3, 4)   # the fixed discounts; the selection chose from all six here
 
 rows <- list()
@@ -61,15 +64,7 @@ for (kind in kinds) for (n in ns) for (r in seq_len(reps)) {
   res <- do.call(rbind, rows)
   saveRDS(res, out)
 }
-attr(res, "provenance") <- list(date = format(Sys.time(), tz = "UTC"),
-                                machine = paste(Sys.info()[["nodename"]], R.version.string),
-                                cpu = tryCatch(system("lscpu | grep 'Model name'", intern = TRUE),
-                                               error = function(e) NA),
-                                commit = tryCatch(system("git rev-parse --short HEAD", intern = TRUE),
-                                                  error = function(e) NA),
-                                command = paste("Rscript inst/bench/bench_penalty_select.R",
-                                                paste(a, collapse = " ")))
-saveRDS(res, out)
+bench_save(res, out)
 agg <- aggregate(res[, c(paste0("boss", grid), "ebic", "cv_1se", "cv_max")],
                  res[c("kind", "n")], mean)
 print(agg, digits = 3)

@@ -16,11 +16,12 @@ bench_dir <- local({
   if (length(f)) dirname(normalizePath(f)) else "."
 })
 source(file.path(bench_dir, "realistic_data.R"))
-a <- commandArgs(TRUE)
-if (length(a) < 1L) stop("usage: bench_penalty_splits.R out.rds [rows]")
-out <- a[1]
+source(file.path(bench_dir, "bench_args.R"))
+a <- bench_args(list(out = NA_character_, rows = ""),
+                usage = "Rscript inst/bench/bench_penalty_splits.R out.rds [rows]")
+out <- a$out
 tuning <- readRDS(system.file("extdata", "penalty_select.rds", package = "calm"))
-rows <- if (length(a) >= 2) eval(parse(text = a[2])) else seq_len(nrow(tuning))
+rows <- if (nzchar(a$rows)) eval(parse(text = a$rows)) else seq_len(nrow(tuning))
 grid <- c(4, 3, 2.5, 2, 1.5)   # decreasing, as select_discount() walks it
 folds <- 5L
 
@@ -53,12 +54,4 @@ for (i in rows) {
   message(sprintf("%s n %g seed %d: %.1f s", kind, n, seed, proc.time()[["elapsed"]] - t0))
 }
 res <- do.call(rbind, res)
-attr(res, "provenance") <- list(
-  date = format(Sys.time(), tz = "UTC", usetz = TRUE),
-  machine = paste(trimws(sub(".*:", "", grep("^model name", readLines("/proc/cpuinfo"),
-                                             value = TRUE)[1])), "-", parallel::detectCores(),
-                  "cores,", R.version.string),
-  commit = tryCatch(system("git rev-parse --short HEAD", intern = TRUE, ignore.stderr = TRUE),
-                    error = function(e) NA_character_),
-  command = paste("Rscript inst/bench/bench_penalty_splits.R", paste(a, collapse = " ")))
-saveRDS(res, out)
+bench_save(res, out)

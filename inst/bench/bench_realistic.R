@@ -23,17 +23,19 @@ bench_dir <- local({
   if (length(f)) dirname(normalizePath(f)) else "."
 })
 source(file.path(bench_dir, "realistic_data.R"))
-source(file.path(bench_dir, "bench_args.R"))   # bench_provenance()
+source(file.path(bench_dir, "bench_args.R"))
 all_cells <- c(outer(c("sf", "er", "sachs"), c(200, 1000, 5000), paste, sep = ":"))
-a <- commandArgs(TRUE)
-if (length(a) < 3L) stop("usage: bench_realistic.R cells reps out.rds [methods] [base]")
-cells <- strsplit(a[1], ",")[[1]]
+default_methods <- "calm,calm_ebic,boss,boss_cv,ges,pc,bnlearn"
+a <- bench_args(list(cells = NA_character_, reps = NA_integer_, out = NA_character_,
+                     methods = default_methods, base = 350000L),
+                usage = "Rscript inst/bench/bench_realistic.R cells reps out.rds [methods] [base]")
+cells <- bench_list(a$cells)
 stopifnot(all(cells %in% all_cells))
-reps <- as.integer(a[2])
-out <- a[3]
-methods <- if (length(a) >= 4 && nzchar(a[4])) strsplit(a[4], ",")[[1]] else
-  c("calm", "calm_ebic", "boss", "boss_cv", "ges", "pc", "bnlearn")
-base <- if (length(a) >= 5) as.integer(a[5]) else 350000L
+reps <- a$reps
+out <- a$out
+# an empty methods argument ("") means the default, as it did before bench_args()
+methods <- bench_list(if (nzchar(a$methods)) a$methods else default_methods)
+base <- a$base
 
 # A fit and its time; bnlearn's searches get `limit` seconds (hc() at
 # "pred-loglik-g" has no penalty and runs for many minutes on hub networks),

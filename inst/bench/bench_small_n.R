@@ -19,15 +19,18 @@ bench_dir <- local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(normalizePath(f)) else "."
 })
-source(file.path(bench_dir, "bench_args.R"))   # bench_provenance()
+source(file.path(bench_dir, "bench_args.R"))
 all_cells <- c("300:150", "1000:200", "60:40", "120:80")
-a <- commandArgs(TRUE)
-if (length(a) < 3L) stop("usage: bench_small_n.R cells reps out.rds [methods]")
-cells <- strsplit(a[1], ",")[[1]]
+# methods may read "calm=1500" (a time limit), hence keyed
+a <- bench_args(list(cells = NA_character_, reps = NA_integer_, out = NA_character_,
+                     methods = "calm,boss,ges"),
+                usage = "Rscript inst/bench/bench_small_n.R cells reps out.rds [methods]",
+                keyed = "methods")
+cells <- bench_list(a$cells)
 stopifnot(all(cells %in% all_cells))
-reps <- as.integer(a[2])
-out <- a[3]
-spec <- if (length(a) >= 4) strsplit(a[4], ",")[[1]] else c("calm", "boss", "ges")
+reps <- a$reps
+out <- a$out
+spec <- bench_list(a$methods)
 methods <- sub("=.*", "", spec)
 limits <- stats::setNames(ifelse(grepl("=", spec), as.numeric(sub(".*=", "", spec)), Inf),
                           sub("=.*", "", spec))

@@ -23,6 +23,17 @@ test_that("bench_args() reads positional and named arguments the same way", {
   expect_error(b$bench_args(d, args = as.character(1:6)), "too many arguments")
 })
 
+test_that("bench_args() takes a keyed argument's value word=value by position", {
+  b <- bench_env()
+  d <- list(out = NA_character_, methods = "a,b")
+  a <- b$bench_args(d, args = c("o.rds", "calm=1500"), keyed = "methods")
+  expect_identical(a$methods, "calm=1500")
+  expect_identical(b$bench_args(d, args = c("methods=calm=1", "o"), keyed = "methods")$methods,
+                   "calm=1")
+  expect_error(b$bench_args(d, args = "calm=1500", keyed = "methods"), "unknown argument 'calm'")
+  expect_error(b$bench_args(d, args = c("o", "calm=1500")), "unknown argument 'calm'")
+})
+
 test_that("bench_append() keeps every run as its script wrote it", {
   b <- bench_env()
   file <- tempfile(fileext = ".rds")

@@ -114,15 +114,19 @@ test_that("grow_ratio < 1 finds a parent pair that no single parent pays for", {
   mask <- matrix(1, 3, 3) - diag(3)
   lam <- 0.05
   # start order 1, 2, 3; exact_limit 0: grow-shrink trees for every node
-  plain <- calm:::cpp_order_local_search(S, mask, lam, 1:3, 1L, 0L, 1)
-  grown <- calm:::cpp_order_local_search(S, mask, lam, 1:3, 1L, 0L, 0.1)
+  plain <- calm:::cpp_order_local_search(S, mask, lam, 1:3,
+      order_options(max_sweeps = 1L, exact_limit = 0L, grow_ratio = 1))
+  grown <- calm:::cpp_order_local_search(S, mask, lam, 1:3,
+      order_options(max_sweeps = 1L, exact_limit = 0L, grow_ratio = 0.1))
   node12 <- 0 + 0.5 * log(1 - rho^2) + lam
   expect_equal(plain$score_start, node12 + 0.5 * log(S[3, 3]), tolerance = 1e-12)
   expect_equal(grown$score_start, node12 + 0.5 * log(s3) + 2 * lam, tolerance = 1e-12)
   expect_lt(grown$score, plain$score_start)
   # with exact tables the grow step plays no part
-  ex1 <- calm:::cpp_order_local_search(S, mask, lam, 1:3, 1L, 2L, 1)
-  ex2 <- calm:::cpp_order_local_search(S, mask, lam, 1:3, 1L, 2L, 0.1)
+  ex1 <- calm:::cpp_order_local_search(S, mask, lam, 1:3,
+      order_options(max_sweeps = 1L, exact_limit = 2L, grow_ratio = 1))
+  ex2 <- calm:::cpp_order_local_search(S, mask, lam, 1:3,
+      order_options(max_sweeps = 1L, exact_limit = 2L, grow_ratio = 0.1))
   expect_identical(ex1$score_start, ex2$score_start)
   expect_equal(ex1$score_start, grown$score_start, tolerance = 1e-12)
 })
@@ -136,8 +140,10 @@ test_that("with grow_ratio < 1 an order's best DAG never scores worse than with 
   better <- 0
   for (r in 1:5) {
     ord <- sample.int(30)
-    plain <- calm:::cpp_order_local_search(sigma, mask, lam, ord, 1L, 0L, 1)
-    grown <- calm:::cpp_order_local_search(sigma, mask, lam, ord, 1L, 0L, 0.5)
+    plain <- calm:::cpp_order_local_search(sigma, mask, lam, ord,
+        order_options(max_sweeps = 1L, exact_limit = 0L, grow_ratio = 1))
+    grown <- calm:::cpp_order_local_search(sigma, mask, lam, ord,
+        order_options(max_sweeps = 1L, exact_limit = 0L, grow_ratio = 0.5))
     expect_lte(grown$score_start, plain$score_start + 1e-12)
     # (the trees update residual variances by rank-one steps)
     expect_equal(grown$score, as.numeric(score_dag(grown$dag, cov = sigma, lambda1 = lam)),
@@ -180,13 +186,18 @@ test_that("kicks from the best order never end worse and escape a poor start", {
                "even number")
   expect_error(calm:::boss_search(sigma, mask, lam, start, 100L, 0L, TRUE, 1,
                                   matrix(c(1L, 26L), 2, 1)), "0..d-1")
-  # the C++ entry reads its options by name: a missing or unknown one is an error
+  # the C++ entries read their options by name: a missing or unknown one is an error
   opts <- list(max_sweeps = 100L, tol = 1e-10, exact_limit = 0L, bes = TRUE, grow_ratio = 1,
                kick_grow_ratios = numeric())
   expect_error(calm:::cpp_boss(sigma, mask, lam, start, opts[-1], calm:::no_kicks()),
                "option 'max_sweeps' is missing")
   expect_error(calm:::cpp_boss(sigma, mask, lam, start, c(opts, sweeps = 1), calm:::no_kicks()),
                "unknown option 'sweeps'")
+  ord <- start[, 1]
+  expect_error(calm:::cpp_order_local_search(sigma, mask, lam, ord, order_options(1L, 0L)[-2]),
+               "cpp_order_local_search: option 'tol' is missing")
+  expect_error(calm:::cpp_order_local_search(sigma, mask, lam, ord, opts),
+               "cpp_order_local_search: unknown option 'bes'")
   # boss(kicks = ): the same starts (drawn first), then the kicks; never worse
   set.seed(7)
   f0 <- boss(sem$x, lambda1 = lam, starts = 2)

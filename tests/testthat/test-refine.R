@@ -186,7 +186,8 @@ test_that("the order search never ends worse than its start and finds the truth 
     sigma <- cov2cor(sem$sigma)
     mg <- as_amat(moral_graph(sem$dag))
     for (st in list(sample.int(15), 15:1)) {
-      os <- calm:::cpp_order_local_search(sigma, mg, 0.005, st, 100L, 14L, 1)
+      os <- calm:::cpp_order_local_search(sigma, mg, 0.005, st,
+          order_options(max_sweeps = 100L, exact_limit = 14L, grow_ratio = 1))
       expect_lte(os$score, os$score_start + 1e-12)
       expect_true(is_dag(os$dag))
       expect_true(all(os$dag <= mg))
@@ -195,10 +196,12 @@ test_that("the order search never ends worse than its start and finds the truth 
     }
     # from the true order, the best parent sets score at least as well as the truth
     ord <- match(topological_order(sem$B), colnames(sigma))
-    os <- calm:::cpp_order_local_search(sigma, mg, 0.005, ord, 100L, 14L, 1)
+    os <- calm:::cpp_order_local_search(sigma, mg, 0.005, ord,
+        order_options(max_sweeps = 100L, exact_limit = 14L, grow_ratio = 1))
     expect_lte(os$score_start, as.numeric(score_dag(sem$B, cov = sigma)) + 1e-9)
     # grow-shrink parent sets (no exact tables) never leave a worse start
-    gs <- calm:::cpp_order_local_search(sigma, mg, 0.005, sample.int(15), 100L, 0L, 1)
+    gs <- calm:::cpp_order_local_search(sigma, mg, 0.005, sample.int(15),
+        order_options(max_sweeps = 100L, exact_limit = 0L, grow_ratio = 1))
     expect_lte(gs$score, gs$score_start + 1e-12)
     expect_true(is_dag(gs$dag))
   }
