@@ -6,19 +6,20 @@
 # peak memory (maximum resident set size) can be read. Prints one row per
 # fit and a summary table, and stores the rows.
 #
-#   Rscript inst/bench/bench_scaling.R out.rds [graphs] [d,...] [k,...] [methods] [first_seed]
+#   Rscript inst/bench/bench_scaling.R out.rds [graphs] [d,...] [k,...] [methods] [first_seed] [n]
 #
 # graphs: graphs per (d, k) (default 3); d: default 50,100,200,500; k:
 # default 1,4; methods: comma-separated subset of default, paper
 # (refine = "none"), long (the refinement after the long schedule, calm's
-# default before the short one), boss, ges2 and ges4 (pcalg's GES at
-# penalty discount 2 and 4) (default "default"); first_seed: default 9001 (graph r of a setting uses
-# first_seed + r - 1). Times are wall clock on the machine as it is; run it
+# default before the short one), boss and boss3 (BOSS at penalty discount 2
+# and 3), ges2 and ges4 (pcalg's GES at penalty discount 2 and 4) (default
+# "default"); first_seed: default 9001 (graph r of a setting uses
+# first_seed + r - 1); n: the sample size (default 1000). Times are wall clock on the machine as it is; run it
 # on an otherwise idle machine.
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
 a <- bench_args(list(out = NA_character_, graphs = 3L, d = "50,100,200,500", k = "1,4",
-                     methods = "default", first_seed = 9001L),
-                usage = "Rscript inst/bench/bench_scaling.R out.rds [graphs] [d,...] [k,...] [methods] [first_seed]")
+                     methods = "default", first_seed = 9001L, n = 1000L),
+                usage = "Rscript inst/bench/bench_scaling.R out.rds [graphs] [d,...] [k,...] [methods] [first_seed] [n]")
 out <- a$out
 graphs <- a$graphs
 ds <- as.numeric(bench_list(a$d))
@@ -32,8 +33,9 @@ child <- '
 suppressPackageStartupMessages(library(calm))
 a <- commandArgs(TRUE)
 d <- as.numeric(a[1]); k <- as.numeric(a[2]); seed <- as.integer(a[3]); m <- a[4]
+n <- as.numeric(a[5])
 set.seed(seed)
-sem <- simulate_sem(d, k = k, n = 1000)
+sem <- simulate_sem(d, k = k, n = n)
 set.seed(seed + 100000L)
 t0 <- proc.time()[["elapsed"]]
 fit <- switch(m,
@@ -42,6 +44,7 @@ fit <- switch(m,
   paper = calm(sem$x, refine = "none", split_components = FALSE, verbose = FALSE),
   long = calm(sem$x, schedule = "long", verbose = FALSE),
   boss = boss(sem$x),
+  boss3 = boss(sem$x, penalty_discount = 3),
   ges2 = ges_pcalg(sem$x, penalty_discount = 2),
   ges4 = ges_pcalg(sem$x, penalty_discount = 4))
 secs <- proc.time()[["elapsed"]] - t0
@@ -64,7 +67,7 @@ writeLines(child, script)
 rows <- list()
 for (k in ks) for (d in ds) for (r in seq_len(graphs)) for (m in methods) {
   seed <- first + r - 1L
-  res <- system2(file.path(R.home("bin"), "Rscript"), c(script, d, k, seed, m), stdout = TRUE,
+  res <- system2(file.path(R.home("bin"), "Rscript"), c(script, d, k, seed, m, a$n), stdout = TRUE,
                  stderr = FALSE)
   line <- grep("^RESULT ", res, value = TRUE)
   if (!length(line)) {
@@ -73,7 +76,7 @@ for (k in ks) for (d in ds) for (r in seq_len(graphs)) for (m in methods) {
   }
   kv <- strsplit(strsplit(sub("^RESULT ", "", line), ";")[[1]], "=")
   v <- stats::setNames(suppressWarnings(as.numeric(vapply(kv, `[`, "", 2))), vapply(kv, `[`, "", 1))
-  row <- data.frame(d = d, k = k, seed = seed, method = m, t(v))
+  row <- data.frame(d = d, k = k, n = a$n, seed = seed, method = m, t(v))
   row$us_per_step <- 1e6 * row$continuous / row$steps
   rows[[length(rows) + 1]] <- row
   cat(sprintf("d %4d ER%g seed %d %-7s SHD %4d (%4d true) %7.1f s  steps %9s rounds %3s  %6.1f us/step  refine %6.1f s  peak %5.0f MB\n",

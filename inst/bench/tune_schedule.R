@@ -42,7 +42,7 @@ for (r in seq_len(reps)) {
     cat(sprintf("seed %d %-30s SHD %3d (before refinement %3d) score %.5f steps %7d rounds %2d %.1fs (refine %.1fs)\n",
                 seed, it, x$shd, x$shd_before, x$score, x$steps, x$rounds, secs, x$refine_seconds))
   }
-  saveRDS(do.call(rbind, rows), out)
+  bench_save(do.call(rbind, rows), out)
 }
 res <- do.call(rbind, rows)
 res$gap <- res$score - ave(res$score, res$seed, FUN = min)
