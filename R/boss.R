@@ -247,9 +247,10 @@ no_kicks <- function() matrix(0L, 0, 0)
 # background knowledge `kn` (NULL: none).
 boss_search <- function(sigma, mask, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio,
                         kicks = no_kicks(), kick_grow_ratios = numeric(), kn = NULL,
-                        max_parents = -1L) {
+                        max_parents = -1L, cache_budget = search_cache_budget) {
   options <- list(max_sweeps = max_sweeps, tol = score_tol, exact_limit = exact_limit, bes = bes,
-                  grow_ratio = grow_ratio, kick_grow_ratios = kick_grow_ratios)
+                  grow_ratio = grow_ratio, kick_grow_ratios = kick_grow_ratios,
+                  cache_budget = cache_budget)
   cpp_boss(sigma, mask, lambda, starts, options, kicks, kn$required, kn$forbidden, kn$precedes,
            max_parents)
 }

@@ -10,6 +10,10 @@
 score_tol <- 1e-10
 order_search_max_sweeps <- 100L
 exact_search_budget <- 2 * 1024^3
+# The order search's caches (grow-shrink trees, local scores) are emptied
+# and rebuilt when they hold more than `search_cache_budget` bytes: on dense
+# graphs they grew to several GB. Results do not depend on it.
+search_cache_budget <- 1024^3
 
 # The options list cpp_ges_refine() reads (src/rcpp_ges.cpp, kGesFields).
 ges_options <- function(forward, max_moves, backward = TRUE, turning = TRUE) {

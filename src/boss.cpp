@@ -1,5 +1,6 @@
 #include "boss.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -34,7 +35,18 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
   const Knowledge* kn = opt.knowledge && !(opt.knowledge->empty() && opt.knowledge->precedes.size() == 0)
                             ? opt.knowledge
                             : nullptr;
-  OrderSearch search(score, allowed, opt.exact_limit, opt.grow_ratio, interrupt, kn);
+  // the budget is shared by the search objects alive at once: this one and
+  // one per other grow ratio of the kicks
+  std::size_t n_searches = 1;
+  if (!kicks.empty()) {
+    std::vector<double> other;
+    for (double r : opt.kick_grow_ratios)
+      if (r != opt.grow_ratio && std::find(other.begin(), other.end(), r) == other.end())
+        other.push_back(r);
+    n_searches += other.size();
+  }
+  const std::size_t budget = static_cast<std::size_t>(opt.cache_budget / n_searches);
+  OrderSearch search(score, allowed, opt.exact_limit, opt.grow_ratio, interrupt, kn, budget);
   GesOptions bes;
   bes.forward = false;
   bes.backward = true;
@@ -82,7 +94,7 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
       auto it = others.find(ratio);
       if (it == others.end())
         it = others.emplace(ratio, std::make_unique<OrderSearch>(score, allowed, opt.exact_limit,
-                                                                 ratio, interrupt, kn)).first;
+                                                                 ratio, interrupt, kn, budget)).first;
       return *it->second;
     };
     const std::vector<double>& ratios = opt.kick_grow_ratios;
@@ -103,7 +115,9 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
         ++best.kicks_improved;
       }
     }
+    for (const auto& o : others) best.cache_clears += o.second->cache_clears();
   }
+  best.cache_clears += search.cache_clears();
   if (bes.knowledge ? !knowledge_extension(best.cpdag, *kn, best.dag)
                     : !pdag_extension(best.cpdag, best.dag))
     throw std::logic_error("BOSS produced a graph without a consistent extension");

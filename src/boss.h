@@ -32,6 +32,10 @@ struct BossOptions {
   // size); empty: grow_ratio
   std::vector<double> kick_grow_ratios;
   const Knowledge* knowledge = nullptr;  // background knowledge, if any
+  // bytes the order searches' grow-shrink trees and the local score cache
+  // may hold (0: no bound); beyond it they are emptied and rebuilt, which
+  // costs time but never changes a result
+  double cache_budget = 0;
 };
 
 // A kick: move m takes the node at position from[m] of the order out and
@@ -59,6 +63,7 @@ struct BossResult {
   std::vector<BossStart> starts;
   std::vector<double> kick_scores;  // score after each kick's search (and BES)
   int kicks_improved = 0;           // kicks that gave a better graph
+  int cache_clears = 0;             // times the caches were emptied (cache_budget)
 };
 
 // `allowed`: symmetric 0/1 mask of possible adjacencies; `starts`: start

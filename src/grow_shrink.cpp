@@ -35,9 +35,23 @@ GrowShrinkTree::GrowShrinkTree(LocalScore& score, int node, std::vector<int> can
   if (!(grow_ratio >= 0.0 && grow_ratio <= 1.0))
     throw std::invalid_argument("grow_ratio must lie in [0, 1]");
   slack_ = (1.0 - grow_ratio) * score_.lambda();
+  add_root();
+}
+
+void GrowShrinkTree::add_root() {
   TreeNode root;
   root.score = score_.local(j_, required_);
   nodes_.push_back(std::move(root));
+}
+
+std::size_t GrowShrinkTree::bytes() const {
+  return nodes_.capacity() * sizeof(TreeNode) + heap_bytes_;
+}
+
+void GrowShrinkTree::clear() {
+  std::vector<TreeNode>().swap(nodes_);
+  heap_bytes_ = 0;
+  add_root();
 }
 
 std::vector<int> GrowShrinkTree::parent_set(int t) const {
@@ -109,6 +123,8 @@ void GrowShrinkTree::expand(int t) {
   std::sort(kids.begin(), kids.end(), [](const Child& a, const Child& b) {
     return a.score < b.score || (a.score == b.score && a.cand < b.cand);
   });
+  kids.shrink_to_fit();
+  heap_bytes_ += kids.capacity() * sizeof(Child);
   nodes_[t].children = std::move(kids);
   nodes_[t].expanded = true;
 }
@@ -165,6 +181,7 @@ void GrowShrinkTree::shrink(int t) {
   std::sort(pa.begin(), pa.end());
   nodes_[t].shrunk = true;
   nodes_[t].shrunk_score = cur;
+  heap_bytes_ += pa.capacity() * sizeof(int);
   nodes_[t].shrunk_set = std::move(pa);
 }
 

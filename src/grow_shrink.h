@@ -50,6 +50,12 @@ class GrowShrinkTree {
 
   std::size_t size() const { return nodes_.size(); }
 
+  // Bytes the tree holds (its nodes, their children and shrunk sets). The
+  // tree is a cache: clear() drops every node but the root, and later
+  // queries rebuild what they need with the same results.
+  std::size_t bytes() const;
+  void clear();
+
  private:
   struct Child {
     int cand;      // candidate index added
@@ -66,6 +72,7 @@ class GrowShrinkTree {
     double shrunk_score = 0;
     std::vector<int> shrunk_set;  // node indices after the shrink step
   };
+  void add_root();
   void expand(int t);
   std::vector<int> parent_set(int t) const;  // required parents, then the path to t
   void shrink(int t);
@@ -76,6 +83,7 @@ class GrowShrinkTree {
   std::vector<int> cand_;
   std::vector<int> required_;
   std::vector<TreeNode> nodes_;
+  std::size_t heap_bytes_ = 0;  // of the nodes' children and shrunk sets
 };
 
 }  // namespace calm

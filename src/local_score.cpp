@@ -67,6 +67,8 @@ double LocalScore::local(int j, std::vector<int> parents) {
     const double rv = residual_variance(j, parents);
     if (admissible(j, k, rv)) s = 0.5 * std::log(rv) + lambda_ * static_cast<double>(k);
   }
+  // a hash node holds the key's vector, the value and two pointers
+  cache_bytes_ += key.capacity() * sizeof(int) + sizeof(key) + 2 * sizeof(void*) + sizeof(double);
   cache_.emplace(std::move(key), s);
   return s;
 }

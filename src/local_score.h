@@ -79,6 +79,13 @@ class LocalScore {
   std::vector<double> all_subset_scores(int j, const std::vector<int>& candidates) const;
 
   std::size_t cache_size() const { return cache_.size(); }
+  // About the bytes the cache of local() holds, and a way to empty it (the
+  // scores are recomputed, the same, when asked again).
+  std::size_t cache_bytes() const { return cache_bytes_; }
+  void clear_cache() {
+    std::unordered_map<std::vector<int>, double, KeyHash>().swap(cache_);
+    cache_bytes_ = 0;
+  }
 
  private:
   struct KeyHash {
@@ -88,6 +95,7 @@ class LocalScore {
   double lambda_;
   int max_parents_;
   std::unordered_map<std::vector<int>, double, KeyHash> cache_;
+  std::size_t cache_bytes_ = 0;
 };
 
 }  // namespace calm

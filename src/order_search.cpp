@@ -85,8 +85,8 @@ double ParentChooser::best(const std::vector<char>& allowed, std::vector<int>* c
 
 OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_limit,
                          double grow_ratio, std::function<void()> interrupt,
-                         const Knowledge* knowledge)
-    : score_(score), interrupt_(std::move(interrupt)) {
+                         const Knowledge* knowledge, std::size_t cache_budget)
+    : score_(score), interrupt_(std::move(interrupt)), cache_budget_(cache_budget) {
   const int d = score.dim();
   if (allowed.rows() != d || allowed.cols() != d)
     throw std::invalid_argument("mask and covariance differ in size");
@@ -223,6 +223,7 @@ OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, doubl
     bool moved = false;
     for (int v = 0; v < d; ++v) {
       if (interrupt) interrupt();
+      bound_caches();
       // the order without v
       int q = 0;
       for (int p = 0; p < d; ++p)
@@ -289,10 +290,21 @@ OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, doubl
 }
 
 
+void OrderSearch::bound_caches() {
+  if (cache_budget_ == 0) return;
+  std::size_t used = score_.cache_bytes();
+  for (const ParentChooser& c : choosers_) used += c.tree_bytes();
+  if (used <= cache_budget_) return;
+  for (ParentChooser& c : choosers_) c.clear_tree();
+  score_.clear_cache();
+  ++cache_clears_;
+}
+
 OrderSearchResult order_search(LocalScore& score, const IntMatrix& allowed, std::vector<int> order,
                                int max_sweeps, double tol, int exact_limit, double grow_ratio,
-                               const std::function<void()>& interrupt, const Knowledge* knowledge) {
-  OrderSearch search(score, allowed, exact_limit, grow_ratio, interrupt, knowledge);
+                               const std::function<void()>& interrupt, const Knowledge* knowledge,
+                               std::size_t cache_budget) {
+  OrderSearch search(score, allowed, exact_limit, grow_ratio, interrupt, knowledge, cache_budget);
   return search.run(std::move(order), max_sweeps, tol);
 }
 

@@ -38,6 +38,13 @@ class ParentChooser {
   // (node indices) go to `chosen` when it is not null.
   double best(const std::vector<char>& allowed, std::vector<int>* chosen);
 
+  // Bytes of the grow-shrink tree (0 with the exact table, whose size is
+  // fixed), and a way to drop it (see GrowShrinkTree::clear()).
+  std::size_t tree_bytes() const { return tree_ ? tree_->bytes() : 0; }
+  void clear_tree() {
+    if (tree_) tree_->clear();
+  }
+
  private:
   LocalScore& score_;
   int j_;
@@ -71,12 +78,19 @@ struct OrderSearchResult {
 // only keep that, so the orders it visits obey the knowledge.
 class OrderSearch {
  public:
+  // `cache_budget`: bytes the grow-shrink trees and the local score cache
+  // may hold together before they are emptied (0: no bound); results do not
+  // depend on it, only time and memory do.
   OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_limit, double grow_ratio,
-              std::function<void()> interrupt, const Knowledge* knowledge = nullptr);
+              std::function<void()> interrupt, const Knowledge* knowledge = nullptr,
+              std::size_t cache_budget = 0);
   OrderSearchResult run(std::vector<int> order, int max_sweeps, double tol);
+  // How many times the caches were emptied to keep within the budget.
+  int cache_clears() const { return cache_clears_; }
 
  private:
   void follow_precedence(std::vector<int>& order) const;
+  void bound_caches();
   // the best DAG of the order whose positions are `pos`
   IntMatrix best_dag(const std::vector<int>& pos);
 
@@ -87,13 +101,15 @@ class OrderSearch {
   std::vector<std::vector<int>> required_;    // required_[j]: required parents of j
   std::vector<std::vector<int>> before_;      // before_[j]: nodes every order puts before j
   std::vector<std::vector<int>> after_;       // after_[j]: nodes every order puts after j
+  std::size_t cache_budget_ = 0;
+  int cache_clears_ = 0;
 };
 
 // One start (an OrderSearch used once).
 OrderSearchResult order_search(LocalScore& score, const IntMatrix& allowed, std::vector<int> order,
                                int max_sweeps, double tol, int exact_limit, double grow_ratio,
                                const std::function<void()>& interrupt,
-                               const Knowledge* knowledge = nullptr);
+                               const Knowledge* knowledge = nullptr, std::size_t cache_budget = 0);
 
 }  // namespace calm
 

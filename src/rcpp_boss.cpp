@@ -16,6 +16,7 @@ const OptionField<calm::BossOptions> kBossFields[] = {
     {"grow_ratio", [](calm::BossOptions& o, SEXP v) { o.grow_ratio = Rcpp::as<double>(v); }},
     {"kick_grow_ratios",
      [](calm::BossOptions& o, SEXP v) { o.kick_grow_ratios = Rcpp::as<std::vector<double>>(v); }},
+    {"cache_budget", [](calm::BossOptions& o, SEXP v) { o.cache_budget = Rcpp::as<double>(v); }},
 };
 }  // namespace
 
@@ -72,6 +73,7 @@ Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eige
       Rcpp::Named("score") = r.score, Rcpp::Named("order") = calm_glue::one_based(r.order),
       Rcpp::Named("best_start") = r.best_start + 1, Rcpp::Named("orders") = orders,
       Rcpp::Named("kick_scores") = r.kick_scores, Rcpp::Named("kicks_improved") = r.kicks_improved,
+      Rcpp::Named("cache_clears") = r.cache_clears,
       Rcpp::Named("starts") = Rcpp::DataFrame::create(
           Rcpp::Named("order_score") = order_score, Rcpp::Named("score") = final_score,
           Rcpp::Named("moves") = moves, Rcpp::Named("bes_moves") = bes_moves));

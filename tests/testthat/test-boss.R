@@ -188,7 +188,7 @@ test_that("kicks from the best order never end worse and escape a poor start", {
                                   matrix(c(1L, 26L), 2, 1)), "0..d-1")
   # the C++ entries read their options by name: a missing or unknown one is an error
   opts <- list(max_sweeps = 100L, tol = 1e-10, exact_limit = 0L, bes = TRUE, grow_ratio = 1,
-               kick_grow_ratios = numeric())
+               kick_grow_ratios = numeric(), cache_budget = 0)
   expect_error(calm:::cpp_boss(sigma, mask, lam, start, opts[-1], calm:::no_kicks()),
                "option 'max_sweeps' is missing")
   expect_error(calm:::cpp_boss(sigma, mask, lam, start, c(opts, sweeps = 1), calm:::no_kicks()),
@@ -218,6 +218,31 @@ test_that("kicks from the best order never end worse and escape a poor start", {
   expect_identical(dim(k), c(8L, 3L))
   expect_true(all(k >= 1 & k <= 10))
   expect_identical(dim(calm:::draw_kicks(3, 2, 5)), c(6L, 2L))
+})
+
+test_that("a cache budget bounds the search's memory without changing its result", {
+  # the grow-shrink trees and the local score cache are caches: emptied
+  # whenever they pass the budget, they are rebuilt the same
+  set.seed(41)
+  sem <- simulate_sem(40, k = 4, n = 1000)
+  sigma <- stats::cor(sem$x)
+  mask <- matrix(1, 40, 40) - diag(40)
+  lam <- bic_lambda(1000, 2)
+  set.seed(2)
+  starts <- replicate(3, sample.int(40))
+  kicks <- calm:::draw_kicks(40, 4, 5)
+  run <- function(budget) {
+    calm:::boss_search(sigma, mask, lam, starts, 100L, 0L, TRUE, 1, kicks = kicks,
+                       kick_grow_ratios = c(1, 0.5), cache_budget = budget)
+  }
+  free <- run(0)
+  tight <- run(2e5)
+  expect_identical(free$cache_clears, 0L)
+  expect_gt(tight$cache_clears, 0L)
+  expect_identical(tight$cpdag, free$cpdag)
+  expect_identical(tight$score, free$score)
+  expect_identical(tight$starts, free$starts)
+  expect_identical(tight$kick_scores, free$kick_scores)
 })
 
 test_that("boss() refuses bad arguments, naming them", {
