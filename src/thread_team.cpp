@@ -147,8 +147,17 @@ void ThreadTeam::run(void (*fn)(void*, int), void* ctx) {
     return;
   }
   if (s.serial_left > 0) {
+    // every part runs, and a failure is reported as with the helpers
     --s.serial_left;
-    for (int part = 0; part < s.size; ++part) fn(ctx, part);
+    bool failed = false;
+    for (int part = 0; part < s.size; ++part) {
+      try {
+        fn(ctx, part);
+      } catch (...) {
+        failed = true;
+      }
+    }
+    if (failed) throw std::runtime_error("a part of the step kernel failed (out of memory?)");
     return;
   }
   s.fn = fn;
