@@ -89,7 +89,10 @@
 #' 1000-variable fit with an IAMB moral graph needs some 0.6 GB for the whole
 #' R process; without a moral graph (`moral = "none"`) about 0.55 GB more.
 #' With a parallel `future::plan()`, each worker needs its share besides its
-#' own R process.
+#' own R process. The order searches of the refinement and of [boss()] keep
+#' their caches (grow-shrink trees and local scores) under 1 GB: beyond that
+#' they are emptied and rebuilt, which costs time on dense graphs and never
+#' changes the result.
 #'
 #' Weights. `fit$B` is the least-squares refit of every node on its parents
 #' in the learned graph (the maximum-likelihood estimate for that graph;
