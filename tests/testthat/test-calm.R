@@ -260,8 +260,10 @@ test_that("calm_control validates every argument", {
   ctrl <- calm_control()
   expect_s3_class(ctrl, "calm_control")
   expect_identical(ctrl$lambda1, 0.005)
-  expect_identical(ctrl$iter_per_round, 3000L)
+  expect_identical(ctrl$iter_per_round, 300L)
+  expect_identical(ctrl$lr, 0.01)
   expect_identical(calm_control(schedule = "long")$iter_per_round, 40000L)
+  expect_identical(calm_control(schedule = "long")$lr, 1e-3)
   expect_identical(ctrl$acyclicity, "poly")
   expect_output(print(ctrl), "rho_mult")
   bad <- list(lambda1 = -1, tau = 0, rho_init = 0, rho_mult = 0.5, iter_per_round = 0,
