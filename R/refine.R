@@ -16,9 +16,12 @@ exact_search_budget <- 2 * 1024^3
 search_cache_budget <- 1024^3
 
 # The options list cpp_ges_refine() reads (src/rcpp_ges.cpp, kGesFields).
-ges_options <- function(forward, max_moves, backward = TRUE, turning = TRUE) {
+# `cached_inserts = FALSE` scores every insertion at every move (the same
+# moves, slower; tests compare the two).
+ges_options <- function(forward, max_moves, backward = TRUE, turning = TRUE,
+                        cached_inserts = TRUE) {
   list(forward = forward, backward = backward, turning = turning, max_moves = max_moves,
-       tol = score_tol)
+       tol = score_tol, cached_inserts = cached_inserts)
 }
 
 # GES moves from the CPDAG `cpdag` inside the symmetric mask `allowed`,

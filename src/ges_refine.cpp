@@ -63,6 +63,15 @@ Set adjacent_set(const IntMatrix& g, int v) {
   return s;
 }
 
+// The members of `s` adjacent to u (sorted when `s` is): ne(v) ∩ adj(u)
+// without a pass over all vertices.
+Set adjacent_among(const IntMatrix& g, const Set& s, int u) {
+  Set r;
+  for (int w : s)
+    if (adjacent(g, w, u)) r.push_back(w);
+  return r;
+}
+
 bool is_clique(const IntMatrix& g, const Set& s) {
   for (std::size_t a = 0; a < s.size(); ++a)
     for (std::size_t b = a + 1; b < s.size(); ++b)
@@ -107,36 +116,62 @@ void for_each_clique(const IntMatrix& g, const Set& required, const Set& pool, F
   rec(0);
 }
 
+// The vertices y with g(x, y) = 1 (x -> y or x - y), for every x: the
+// searches below walk these lists instead of the matrix's rows.
+using OutLists = std::vector<Set>;
+OutLists out_lists(const IntMatrix& g) {
+  const int d = static_cast<int>(g.rows());
+  OutLists out(d);
+  for (int y = 0; y < d; ++y)
+    for (int x = 0; x < d; ++x)
+      if (edge(g, x, y)) out[x].push_back(y);
+  return out;
+}
+
+// Calls f(y) for every y with g(x, y) = 1, from the matrix or the lists.
+template <class F>
+void for_each_out(const IntMatrix& g, int x, F&& f) {
+  for (int y = 0; y < g.rows(); ++y)
+    if (edge(g, x, y)) f(y);
+}
+template <class F>
+void for_each_out(const OutLists& out, int x, F&& f) {
+  for (int y : out[x]) f(y);
+}
+int vertex_count(const IntMatrix& g) { return static_cast<int>(g.rows()); }
+int vertex_count(const OutLists& out) { return static_cast<int>(out.size()); }
+
 // Is there a path from a to b along edges x -> y with g(x, y) = 1 (directed
 // or undirected: a semi-directed path) that avoids `blocked` and does not use
 // the edge between a and b itself?
-bool semidirected_path(const IntMatrix& g, int a, int b, const Set& blocked) {
-  const int d = static_cast<int>(g.rows());
-  std::vector<char> seen(d, 0);
+template <class G>
+bool semidirected_path(const G& g, int a, int b, const Set& blocked) {
+  std::vector<char> seen(vertex_count(g), 0);
   for (int x : blocked) seen[x] = 1;
   if (seen[a] || seen[b]) return false;
   std::vector<int> stack{a};
   seen[a] = 1;
-  while (!stack.empty()) {
+  bool found = false;
+  while (!stack.empty() && !found) {
     int x = stack.back();
     stack.pop_back();
-    for (int y = 0; y < d; ++y) {
-      if (!edge(g, x, y)) continue;
-      if (x == a && y == b) continue;
-      if (y == b) return true;
-      if (!seen[y]) {
+    for_each_out(g, x, [&](int y) {
+      if (found || (x == a && y == b)) return;
+      if (y == b) {
+        found = true;
+      } else if (!seen[y]) {
         seen[y] = 1;
         stack.push_back(y);
       }
-    }
+    });
   }
-  return false;
+  return found;
 }
 
 // Vertices reachable from `from` by semi-directed paths (including `from`).
-std::vector<char> posterior(const IntMatrix& g, const Set& from) {
-  const int d = static_cast<int>(g.rows());
-  std::vector<char> seen(d, 0);
+template <class G>
+std::vector<char> posterior(const G& g, const Set& from) {
+  std::vector<char> seen(vertex_count(g), 0);
   std::vector<int> stack;
   for (int x : from) {
     seen[x] = 1;
@@ -145,11 +180,12 @@ std::vector<char> posterior(const IntMatrix& g, const Set& from) {
   while (!stack.empty()) {
     int x = stack.back();
     stack.pop_back();
-    for (int y = 0; y < d; ++y)
-      if (edge(g, x, y) && !seen[y]) {
+    for_each_out(g, x, [&](int y) {
+      if (!seen[y]) {
         seen[y] = 1;
         stack.push_back(y);
       }
+    });
   }
   return seen;
 }
@@ -213,7 +249,7 @@ GesMove best_insert(const IntMatrix& g, int v, LocalScore& score, const IntMatri
   std::vector<char> after_v = posterior(g, Set{v});
   for (int u = 0; u < d; ++u) {
     if (u == v || forbidden[u] || adjacent(g, u, v) || allowed(u, v) == 0) continue;
-    const Set N = set_inter(ne, adjacent_set(g, u));
+    const Set N = adjacent_among(g, ne, u);
     for_each_clique(g, N, set_minus(ne, N), [&](const Set& C) {
       if (after_v[u] && semidirected_path(g, v, u, C)) return;
       const Set base = set_union(C, pa);
@@ -288,6 +324,104 @@ GesMove best_move(const IntMatrix& g, GesMoveType type, LocalScore& score, const
   if (best.valid() && !(best.delta < -tol)) best = GesMove();
   return best;
 }
+
+namespace {
+
+// The forward phase's bookkeeping, so that a move does not score every
+// insertion again. For each head v it keeps the insertions that would
+// improve the score by more than the tolerance, sorted by their change
+// (ties in the order best_insert() meets them). Their changes depend only on
+// v's parents and neighbours and on the adjacencies among and into these
+// neighbours, so a list stays right until an edge at v or at one of v's
+// neighbours changes. Whether an insertion is valid depends on the whole
+// graph (semi-directed paths, knowledge) and is checked on the current
+// graph, down each list until one passes: the move chosen is the one
+// best_move() chooses.
+class InsertCache {
+ public:
+  InsertCache(int d, double tol) : lists_(d), fresh_(d, 0), tol_(tol) {}
+
+  GesMove best(const IntMatrix& g, LocalScore& score, const IntMatrix& allowed,
+               const Knowledge* k) {
+    const int d = static_cast<int>(g.rows());
+    const OutLists out = out_lists(g);
+    GesMove best;
+    for (int v = 0; v < d; ++v) {
+      if (!fresh_[v]) {
+        lists_[v] = candidates(g, v, score, allowed);
+        fresh_[v] = 1;
+      }
+      GesMove m = first_valid(g, out, v, k);
+      if (m.valid() && (!best.valid() || m.delta < best.delta)) best = m;
+    }
+    return best;
+  }
+
+  // After a move from `before` to `after`: the heads at or next to a vertex
+  // whose edges changed are scored again.
+  void update(const IntMatrix& before, const IntMatrix& after) {
+    const int d = static_cast<int>(before.rows());
+    for (int w = 0; w < d; ++w) {
+      if ((before.row(w).array() == after.row(w).array()).all() &&
+          (before.col(w).array() == after.col(w).array()).all())
+        continue;
+      fresh_[w] = 0;
+      for (int x = 0; x < d; ++x)
+        if (adjacent(before, w, x) || adjacent(after, w, x)) fresh_[x] = 0;
+    }
+  }
+
+ private:
+  struct Candidate {
+    int u;
+    Set C;
+    double delta;
+  };
+
+  std::vector<Candidate> candidates(const IntMatrix& g, int v, LocalScore& score,
+                                    const IntMatrix& allowed) const {
+    std::vector<Candidate> list;
+    const int d = static_cast<int>(g.rows());
+    const Set ne = neighbours(g, v), pa = parents(g, v);
+    for (int u = 0; u < d; ++u) {
+      if (u == v || adjacent(g, u, v) || allowed(u, v) == 0) continue;
+      const Set N = adjacent_among(g, ne, u);
+      for_each_clique(g, N, set_minus(ne, N), [&](const Set& C) {
+        const Set base = set_union(C, pa);
+        const double delta = score.local(v, with(base, u)) - score.local(v, base);
+        if (delta < -tol_) list.push_back(Candidate{u, C, delta});  // NaN fails too
+      });
+    }
+    std::stable_sort(list.begin(), list.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.delta < b.delta; });
+    return list;
+  }
+
+  GesMove first_valid(const IntMatrix& g, const OutLists& out, int v, const Knowledge* k) const {
+    GesMove m;
+    if (lists_[v].empty()) return m;
+    const std::vector<char> forbidden = posterior(out, children(g, v));
+    const std::vector<char> after_v = posterior(out, Set{v});
+    for (const Candidate& c : lists_[v]) {
+      if (forbidden[c.u]) continue;
+      if (after_v[c.u] && semidirected_path(out, v, c.u, c.C)) continue;
+      if (!admissible(g, GesMoveType::Insert, c.u, v, c.C, k)) continue;
+      m.type = GesMoveType::Insert;
+      m.u = c.u;
+      m.v = v;
+      m.C = c.C;
+      m.delta = c.delta;
+      break;
+    }
+    return m;
+  }
+
+  std::vector<std::vector<Candidate>> lists_;
+  std::vector<char> fresh_;
+  double tol_;
+};
+
+}  // namespace
 
 bool apply_move(const IntMatrix& g, const GesMove& m, IntMatrix& out) {
   IntMatrix h = g;
@@ -418,13 +552,16 @@ GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix&
   if (opt.backward) phases.push_back(GesMoveType::Delete);
   if (opt.turning) phases.push_back(GesMoveType::Turn);
   if (opt.forward) phases.push_back(GesMoveType::Insert);
+  InsertCache inserts(static_cast<int>(g.rows()), opt.tol);
   bool moved_in_pass = true;
   while (moved_in_pass && static_cast<int>(res.moves.size()) < opt.max_moves) {
     moved_in_pass = false;
     for (GesMoveType type : phases) {
       while (static_cast<int>(res.moves.size()) < opt.max_moves) {
         if (interrupt) interrupt();
-        GesMove m = best_move(g, type, score, allowed, opt.tol, opt.knowledge);
+        GesMove m = (type == GesMoveType::Insert && opt.cached_inserts)
+                        ? inserts.best(g, score, allowed, opt.knowledge)
+                        : best_move(g, type, score, allowed, opt.tol, opt.knowledge);
         if (!m.valid()) break;
         IntMatrix next;
         if (!apply_move(g, m, next)) break;
@@ -434,6 +571,7 @@ GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix&
         if (!(s < current - opt.tol)) break;
         m.delta = s - current;
         current = s;
+        if (opt.cached_inserts) inserts.update(g, next);
         g = next;
         res.moves.push_back(m);
         moved_in_pass = true;

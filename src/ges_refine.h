@@ -63,6 +63,10 @@ struct GesOptions {
   // calm_control(refine_max_moves), through cpp_ges_refine()
   int max_moves = 100000;
   double tol = kScoreTol;
+  // Insert moves keep each head's scored insertions between moves and score
+  // again only heads whose neighbourhood changed (the same moves, faster on
+  // large graphs); false: every move scores every insertion (best_move()).
+  bool cached_inserts = true;
   const Knowledge* knowledge = nullptr;  // background knowledge, if any
 };
 

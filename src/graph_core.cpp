@@ -202,33 +202,41 @@ bool pdag_extension(const IntMatrix& pdag, IntMatrix& dag) {
   const int d = static_cast<int>(pdag.rows());
   IntMatrix g = (pdag.array() != 0).cast<int>();
   dag = IntMatrix::Zero(d, d);
-  for (int i = 0; i < d; ++i)
-    for (int j = 0; j < d; ++j)
-      if (g(i, j) && !g(j, i)) dag(i, j) = 1;
+  // adjacency lists and the number of directed edges out of each vertex:
+  // removing a vertex only deletes edges, so the lists filtered by `alive`
+  // stay right and a vertex is a sink when its count is 0
+  std::vector<std::vector<int>> adj(d);
+  std::vector<int> out_directed(d, 0);
+  for (int j = 0; j < d; ++j)
+    for (int i = 0; i < d; ++i) {
+      if (i == j || !(g(i, j) || g(j, i))) continue;
+      adj[i].push_back(j);
+      if (g(i, j) && !g(j, i)) {
+        dag(i, j) = 1;
+        ++out_directed[i];
+      }
+    }
   std::vector<char> alive(d, 1);
   auto adjacent = [&](int a, int b) { return g(a, b) != 0 || g(b, a) != 0; };
-  for (int removed = 0; removed < d; ++removed) {
-    int pick = -1;
-    for (int x = 0; x < d && pick < 0; ++x) {
-      if (!alive[x]) continue;
-      bool sink = true;
-      for (int y = 0; y < d && sink; ++y)
-        if (alive[y] && g(x, y) && !g(y, x)) sink = false;
-      if (!sink) continue;
-      // every undirected neighbour of x is adjacent to every other node
-      // adjacent to x
-      bool ok = true;
-      for (int y = 0; y < d && ok; ++y) {
-        if (!alive[y] || !(g(x, y) && g(y, x))) continue;
-        for (int z = 0; z < d && ok; ++z)
-          if (z != y && alive[z] && adjacent(x, z) && !adjacent(y, z)) ok = false;
-      }
-      if (ok) pick = x;
+  // a sink x whose undirected neighbours are each adjacent to every other
+  // vertex adjacent to x
+  auto removable = [&](int x) {
+    if (!alive[x] || out_directed[x] != 0) return false;
+    for (int y : adj[x]) {
+      if (!alive[y] || !(g(x, y) && g(y, x))) continue;
+      for (int z : adj[x])
+        if (z != y && alive[z] && !adjacent(y, z)) return false;
     }
-    if (pick < 0) return false;
-    for (int y = 0; y < d; ++y) {
+    return true;
+  };
+  for (int removed = 0; removed < d; ++removed) {
+    int pick = 0;
+    while (pick < d && !removable(pick)) ++pick;
+    if (pick == d) return false;
+    for (int y : adj[pick]) {
       if (!alive[y]) continue;
       if (g(pick, y) && g(y, pick)) dag(y, pick) = 1;  // undirected: into x
+      if (g(y, pick) && !g(pick, y)) --out_directed[y];
       g(pick, y) = 0;
       g(y, pick) = 0;
     }

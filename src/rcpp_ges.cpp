@@ -25,6 +25,7 @@ const OptionField<calm::GesOptions> kGesFields[] = {
     {"turning", [](calm::GesOptions& o, SEXP v) { o.turning = Rcpp::as<bool>(v); }},
     {"max_moves", [](calm::GesOptions& o, SEXP v) { o.max_moves = Rcpp::as<int>(v); }},
     {"tol", [](calm::GesOptions& o, SEXP v) { o.tol = Rcpp::as<double>(v); }},
+    {"cached_inserts", [](calm::GesOptions& o, SEXP v) { o.cached_inserts = Rcpp::as<bool>(v); }},
 };
 }  // namespace
 
