@@ -41,10 +41,12 @@
 #' @param order_starts Number of start orders of the order search (default
 #'   10): CALM's topological order, the refined graph's, and random orders
 #'   drawn with R's random number generator.
-#' @param order_all_pairs Up to this many variables (default 250) the order
-#'   search and the GES start consider every pair, not only the moral graph,
-#'   when the moral graph was estimated with IAMB; a moral graph given by
-#'   the user (or `"precision"`) is always kept to.
+#' @param order_all_pairs Up to this many variables (default 250), and up to
+#'   twice as many when there are no more observations than variables, the
+#'   order search considers every pair, not only the moral graph, when the
+#'   moral graph was estimated with IAMB (the GES start from the empty graph
+#'   always does); a moral graph given by the user (or `"precision"`) is
+#'   always kept to.
 #' @param order_free_starts With a moral graph that must be kept to and at
 #'   most `order_all_pairs` variables, also start the order search from the
 #'   orders where the same starts end without the moral graph (default
