@@ -32,8 +32,9 @@ reps <- a$reps
 out <- a$out
 spec <- bench_list(a$methods)
 methods <- sub("=.*", "", spec)
-limits <- stats::setNames(ifelse(grepl("=", spec), as.numeric(sub(".*=", "", spec)), Inf),
-                          sub("=.*", "", spec))
+limits <- stats::setNames(rep(Inf, length(spec)), sub("=.*", "", spec))
+limited <- grepl("=", spec)
+limits[limited] <- as.numeric(sub(".*=", "", spec[limited]))
 methods <- unlist(lapply(methods, function(m) if (m == "ges") paste0("ges", 4:1) else m))
 stopifnot(all(methods %in% c("calm", "boss", paste0("ges", 1:8))))
 
