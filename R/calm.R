@@ -58,7 +58,8 @@
 #' and up to 20 variables takes the exact optimum ([exact_search()]); it
 #' keeps whichever graph scores best. For data the score is the BIC with a
 #' penalty discount chosen from the data (`penalty_discount = "cv"`,
-#' [select_penalty()]); a covariance with finite `n` uses the extended BIC
+#' [select_penalty()]; the extended BIC with `n <= d` or above
+#' `refine_control(order_all_pairs)` variables); a covariance with finite `n` uses the extended BIC
 #' ([ebic_lambda()]) and a population covariance `lambda1`. Its settings
 #' are in [refine_control()] (the `refine_*` names of [calm_control()] still
 #' work). Background knowledge constrains every stage. What it did is in `fit$refine`:

@@ -104,3 +104,22 @@ test_that("bad selection settings are refused with the argument named", {
   x[1, 1] <- NA
   expect_error(select_penalty(x), "x")
 })
+
+test_that("above order_all_pairs variables with an estimated moral graph the extended BIC is used", {
+  set.seed(12)
+  sem <- simulate_sem(8, k = 1, n = 300)
+  # the limit lowered below d stands in for a large problem
+  big <- calm(sem$x, refine = refine_control(order_all_pairs = 5), verbose = FALSE)
+  expect_identical(big$penalty$method, "ebic")
+  expect_equal(big$penalty$lambda, as.numeric(ebic_lambda(300, 8)))
+  expect_identical(calm(sem$x, verbose = FALSE)$penalty$method, "cv")
+  # a moral graph the user gives is searched inside, at any size
+  given <- calm(sem$x, moral = moral_graph(sem$dag), refine = refine_control(order_all_pairs = 5),
+                verbose = FALSE)
+  expect_identical(given$penalty$method, "cv")
+  # the rule itself
+  ctrl <- calm_control(refine = refine_control(order_all_pairs = 5))
+  mo <- list(source = "iamb")
+  expect_null(calm:::selection_mask(matrix(1, 8, 8), mo, NULL, ctrl))
+  expect_identical(calm:::selection_mask(matrix(1, 4, 4), mo, NULL, ctrl), matrix(1, 4, 4) - diag(4))
+})
