@@ -238,26 +238,70 @@ void keep_better(GesMove& best, GesMoveType type, int u, int v, const Set& C, do
   }
 }
 
+// An insertion u -> v with the clique C of v's neighbours that become its
+// parents, and its change of score; whether it is valid is checked apart.
+struct InsertCandidate {
+  int u;
+  Set C;
+  double delta;
+};
+
+// The insertions with head v inside `allowed`, scored and sorted by their
+// change (ties in the order of u, then of the cliques). With
+// `improving_only`, only changes below -tol are kept; otherwise every
+// change that is a number (NaN: two inadmissible local scores).
+std::vector<InsertCandidate> insert_candidates(const IntMatrix& g, int v, LocalScore& score,
+                                               const IntMatrix& allowed, bool improving_only,
+                                               double tol) {
+  std::vector<InsertCandidate> list;
+  const int d = static_cast<int>(g.rows());
+  const Set ne = neighbours(g, v), pa = parents(g, v);
+  for (int u = 0; u < d; ++u) {
+    if (u == v || adjacent(g, u, v) || allowed(u, v) == 0) continue;
+    const Set N = adjacent_among(g, ne, u);
+    for_each_clique(g, N, set_minus(ne, N), [&](const Set& C) {
+      const Set base = set_union(C, pa);
+      const double delta = score.local(v, with(base, u)) - score.local(v, base);
+      if (improving_only ? delta < -tol : !std::isnan(delta))
+        list.push_back(InsertCandidate{u, C, delta});
+    });
+  }
+  std::stable_sort(list.begin(), list.end(), [](const InsertCandidate& a, const InsertCandidate& b) {
+    return a.delta < b.delta;
+  });
+  return list;
+}
+
+// The first insertion of the sorted `list` that is valid on g: u is not
+// reached from v's children, no semi-directed path from v to u avoids C,
+// and the resulting class obeys the knowledge `k`. The paths are walked on
+// `walk`: g itself or its OutLists.
+template <class G>
+GesMove first_valid_insert(const IntMatrix& g, const G& walk, int v,
+                           const std::vector<InsertCandidate>& list, const Knowledge* k) {
+  GesMove m;
+  if (list.empty()) return m;
+  const std::vector<char> forbidden = posterior(walk, children(g, v));
+  const std::vector<char> after_v = posterior(walk, Set{v});
+  for (const InsertCandidate& c : list) {
+    if (forbidden[c.u]) continue;
+    if (after_v[c.u] && semidirected_path(walk, v, c.u, c.C)) continue;
+    if (!admissible(g, GesMoveType::Insert, c.u, v, c.C, k)) continue;
+    m.type = GesMoveType::Insert;
+    m.u = c.u;
+    m.v = v;
+    m.C = c.C;
+    m.delta = c.delta;
+    break;
+  }
+  return m;
+}
+
 }  // namespace
 
 GesMove best_insert(const IntMatrix& g, int v, LocalScore& score, const IntMatrix& allowed,
                     const Knowledge* k) {
-  GesMove best;
-  const int d = static_cast<int>(g.rows());
-  const Set ne = neighbours(g, v), pa = parents(g, v);
-  std::vector<char> forbidden = posterior(g, children(g, v));
-  std::vector<char> after_v = posterior(g, Set{v});
-  for (int u = 0; u < d; ++u) {
-    if (u == v || forbidden[u] || adjacent(g, u, v) || allowed(u, v) == 0) continue;
-    const Set N = adjacent_among(g, ne, u);
-    for_each_clique(g, N, set_minus(ne, N), [&](const Set& C) {
-      if (after_v[u] && semidirected_path(g, v, u, C)) return;
-      const Set base = set_union(C, pa);
-      const double delta = score.local(v, with(base, u)) - score.local(v, base);
-      keep_better(best, GesMoveType::Insert, u, v, C, delta, g, k);
-    });
-  }
-  return best;
+  return first_valid_insert(g, g, v, insert_candidates(g, v, score, allowed, false, 0), k);
 }
 
 GesMove best_delete(const IntMatrix& g, int v, LocalScore& score, const Knowledge* k) {
@@ -329,14 +373,14 @@ namespace {
 
 // The forward phase's bookkeeping, so that a move does not score every
 // insertion again. For each head v it keeps the insertions that would
-// improve the score by more than the tolerance, sorted by their change
-// (ties in the order best_insert() meets them). Their changes depend only on
+// improve the score by more than the tolerance (insert_candidates()), as
+// best_insert() lists them. Their changes depend only on
 // v's parents and neighbours and on the adjacencies among and into these
 // neighbours, so a list stays right until an edge at v or at one of v's
 // neighbours changes. Whether an insertion is valid depends on the whole
 // graph (semi-directed paths, knowledge) and is checked on the current
-// graph, down each list until one passes: the move chosen is the one
-// best_move() chooses.
+// graph (first_valid_insert()): the move chosen is the one best_move()
+// chooses.
 class InsertCache {
  public:
   InsertCache(int d, double tol) : lists_(d), fresh_(d, 0), tol_(tol) {}
@@ -348,10 +392,10 @@ class InsertCache {
     GesMove best;
     for (int v = 0; v < d; ++v) {
       if (!fresh_[v]) {
-        lists_[v] = candidates(g, v, score, allowed);
+        lists_[v] = insert_candidates(g, v, score, allowed, true, tol_);
         fresh_[v] = 1;
       }
-      GesMove m = first_valid(g, out, v, k);
+      GesMove m = first_valid_insert(g, out, v, lists_[v], k);
       if (m.valid() && (!best.valid() || m.delta < best.delta)) best = m;
     }
     return best;
@@ -372,51 +416,7 @@ class InsertCache {
   }
 
  private:
-  struct Candidate {
-    int u;
-    Set C;
-    double delta;
-  };
-
-  std::vector<Candidate> candidates(const IntMatrix& g, int v, LocalScore& score,
-                                    const IntMatrix& allowed) const {
-    std::vector<Candidate> list;
-    const int d = static_cast<int>(g.rows());
-    const Set ne = neighbours(g, v), pa = parents(g, v);
-    for (int u = 0; u < d; ++u) {
-      if (u == v || adjacent(g, u, v) || allowed(u, v) == 0) continue;
-      const Set N = adjacent_among(g, ne, u);
-      for_each_clique(g, N, set_minus(ne, N), [&](const Set& C) {
-        const Set base = set_union(C, pa);
-        const double delta = score.local(v, with(base, u)) - score.local(v, base);
-        if (delta < -tol_) list.push_back(Candidate{u, C, delta});  // NaN fails too
-      });
-    }
-    std::stable_sort(list.begin(), list.end(),
-                     [](const Candidate& a, const Candidate& b) { return a.delta < b.delta; });
-    return list;
-  }
-
-  GesMove first_valid(const IntMatrix& g, const OutLists& out, int v, const Knowledge* k) const {
-    GesMove m;
-    if (lists_[v].empty()) return m;
-    const std::vector<char> forbidden = posterior(out, children(g, v));
-    const std::vector<char> after_v = posterior(out, Set{v});
-    for (const Candidate& c : lists_[v]) {
-      if (forbidden[c.u]) continue;
-      if (after_v[c.u] && semidirected_path(out, v, c.u, c.C)) continue;
-      if (!admissible(g, GesMoveType::Insert, c.u, v, c.C, k)) continue;
-      m.type = GesMoveType::Insert;
-      m.u = c.u;
-      m.v = v;
-      m.C = c.C;
-      m.delta = c.delta;
-      break;
-    }
-    return m;
-  }
-
-  std::vector<std::vector<Candidate>> lists_;
+  std::vector<std::vector<InsertCandidate>> lists_;
   std::vector<char> fresh_;
   double tol_;
 };
