@@ -244,13 +244,15 @@ no_kicks <- function() matrix(0L, 0, 0)
 
 # One call of the C++ BOSS (src/rcpp_boss.cpp): the start orders (one per
 # column), its options by name, kicks (see draw_kicks()) and the resolved
-# background knowledge `kn` (NULL: none).
+# background knowledge `kn` (NULL: none). `keep_graphs`: also return each
+# start's CPDAG (`start_cpdags`).
 boss_search <- function(sigma, mask, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio,
                         kicks = no_kicks(), kick_grow_ratios = numeric(), kn = NULL,
-                        max_parents = -1L, cache_budget = search_cache_budget) {
+                        max_parents = -1L, cache_budget = search_cache_budget,
+                        keep_graphs = FALSE) {
   options <- list(max_sweeps = max_sweeps, tol = score_tol, exact_limit = exact_limit, bes = bes,
                   grow_ratio = grow_ratio, kick_grow_ratios = kick_grow_ratios,
-                  cache_budget = cache_budget)
+                  cache_budget = cache_budget, keep_graphs = keep_graphs)
   cpp_boss(sigma, mask, lambda, starts, options, kicks, kn$required, kn$forbidden, kn$precedes,
            max_parents)
 }

@@ -65,7 +65,30 @@
 #'   refinement ends with the exact optimum of its score, kept when it scores
 #'   better; time and memory double with each variable (about 2 seconds and
 #'   100 MB at 20). `0` turns it off.
+#' @param risk_starts Number of further order searches from random orders
+#'   (default 40; `0` turns the step off) whose local optima, with the
+#'   refined graph, are the candidates of the last step: the candidate with
+#'   the smallest expected structural Hamming distance to the others is
+#'   returned (see Details). It runs for data with more observations than
+#'   variables and at most `order_all_pairs` variables.
+#' @param risk_temperature Temperature of the weights of that step (default
+#'   4): a candidate whose score is worse than the best by `D` log-likelihood
+#'   units (nats) has weight `exp(-D / risk_temperature)`.
 #' @param ... Must be empty; catches misspelt arguments.
+#' @details
+#' **The last step: a choice among local optima.** With weak effects, many
+#' graphs score within a few log-likelihood units of the best, and the best
+#' of them is not the closest to the truth: the more thorough the search, the
+#' more it fits the noise of the sample in the orientation of weak edges. So
+#' the refinement does not simply return the best-scoring graph. It also
+#' runs the order search from `risk_starts` random orders, weighs each local
+#' optimum (counted once per start that ends there) and the refined graph by
+#' `exp(-D / risk_temperature)`, and returns the candidate whose weighted
+#' sum of structural Hamming distances (between CPDAGs) to all candidates is
+#' smallest: a minimum-risk estimate under these weights. Where one graph
+#' scores clearly best (strong effects), the weights of the others vanish and
+#' it is returned. The fit's `refine$moves` says when the step chose another
+#' graph than the best-scoring one, and by how much its score is worse.
 #' @return An object of class `calm_refine_control`: a named list of the
 #'   values.
 #' @seealso [calm_control()], [calm()], [boss()]
@@ -77,7 +100,8 @@
 refine_control <- function(penalty = "bic", gamma = 0.75, forward = "auto", max_moves = 10000,
                            empty_start = TRUE, order = TRUE, order_starts = 10,
                            order_all_pairs = 250, order_free_starts = TRUE, exact_limit = 14,
-                           grow_ratio = 0.5, kicks = 20, kick_size = 5, exact_max_d = 20, ...) {
+                           grow_ratio = 0.5, kicks = 20, kick_size = 5, exact_max_d = 20,
+                           risk_starts = 40, risk_temperature = 4, ...) {
   call <- environment()
   check_dots_empty(..., fn = "refine_control", call = call)
   values <- mget(refine_fields(), envir = call)
@@ -91,7 +115,7 @@ print.calm_refine_control <- function(x, ...) print_control_table(x, "refine_con
 refine_fields <- function() {
   c("penalty", "gamma", "forward", "max_moves", "order", "empty_start", "exact_max_d",
     "order_all_pairs", "order_free_starts", "order_starts", "exact_limit", "grow_ratio",
-    "kicks", "kick_size")
+    "kicks", "kick_size", "risk_starts", "risk_temperature")
 }
 
 # Checks the refinement's settings (a list named by refine_fields()); an
@@ -114,7 +138,10 @@ check_refine_settings <- function(x, prefix, call) {
     exact_limit = check_count(x$exact_limit, a("exact_limit"), min = 0, max = 20, call = call),
     grow_ratio = check_number(x$grow_ratio, a("grow_ratio"), lower = 0, upper = 1, call = call),
     kicks = check_count(x$kicks, a("kicks"), min = 0, max = 1e5, call = call),
-    kick_size = check_count(x$kick_size, a("kick_size"), min = 1, max = 1e4, call = call)
+    kick_size = check_count(x$kick_size, a("kick_size"), min = 1, max = 1e4, call = call),
+    risk_starts = check_count(x$risk_starts, a("risk_starts"), min = 0, max = 1e4, call = call),
+    risk_temperature = check_number(x$risk_temperature, a("risk_temperature"), lower = 0,
+                                    lower_open = TRUE, call = call)
   )
 }
 

@@ -37,7 +37,9 @@ ges_moves <- function(sigma, cpdag, lambda, allowed, options, kn = NULL, max_par
 # GES moves from the start's class; GES from the empty graph (under
 # knowledge: from the required edges); BOSS from several orders; the exact
 # optimum for small d. Each stage keeps to the knowledge, and a stage's
-# graph replaces the current one only when it scores better.
+# graph replaces the current one only when it scores better. Last, the
+# minimum-risk choice among local optima (R/risk.R), which may return a
+# graph that scores slightly worse.
 # `mask`: the moral graph (symmetric 0/1). `extend`: the moral graph was
 # estimated (IAMB), so the GES start and the order search may look beyond
 # it; a moral graph the user gave (or the exact one of a population
@@ -57,6 +59,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   if (isTRUE(ctrl$refine_empty_start)) state <- refine_from_empty(ctx, state)
   if (isTRUE(ctrl$refine_order)) state <- refine_by_order(ctx, state, dag)
   if (ctx$d <= ctrl$refine_exact_max_d) state <- refine_exact(ctx, state)
+  state <- refine_min_risk(ctx, state)
   nm <- ctx$nm
   cpdag <- set_node_names(state$cpdag, nm)
   # keep the DAG when the class did not change, so that the refined fit of

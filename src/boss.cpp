@@ -76,6 +76,7 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
     double s = 0;
     finish(r, cpdag, s, st.bes_moves);
     st.score = s;
+    if (opt.keep_graphs) st.cpdag = cpdag;
     best.starts.push_back(st);
     // ties go to the earlier start, so results do not depend on how the
     // starts are split between calls

@@ -36,6 +36,9 @@ struct BossOptions {
   // may hold (0: no bound); beyond it they are emptied and rebuilt, which
   // costs time but never changes a result
   double cache_budget = 0;
+  // keep every start's graph in BossStart::cpdag (for choices among the
+  // local optima, R/risk.R); off, only the best graph is kept
+  bool keep_graphs = false;
 };
 
 // A kick: move m takes the node at position from[m] of the order out and
@@ -52,6 +55,7 @@ struct BossStart {
   int moves = 0;           // node moves made by the order search
   int bes_moves = 0;       // Delete moves made by BES
   std::vector<int> order;  // the order the search ended at
+  IntMatrix cpdag;         // the start's graph (empty unless keep_graphs)
 };
 
 struct BossResult {

@@ -17,6 +17,7 @@ const OptionField<calm::BossOptions> kBossFields[] = {
     {"kick_grow_ratios",
      [](calm::BossOptions& o, SEXP v) { o.kick_grow_ratios = Rcpp::as<std::vector<double>>(v); }},
     {"cache_budget", [](calm::BossOptions& o, SEXP v) { o.cache_budget = Rcpp::as<double>(v); }},
+    {"keep_graphs", [](calm::BossOptions& o, SEXP v) { o.keep_graphs = Rcpp::as<bool>(v); }},
 };
 }  // namespace
 
@@ -60,12 +61,14 @@ Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eige
   Rcpp::NumericVector order_score(ns), final_score(ns);
   Rcpp::IntegerVector moves(ns), bes_moves(ns);
   Rcpp::IntegerMatrix orders(d, static_cast<int>(ns));
+  Rcpp::List graphs(opt.keep_graphs ? ns : 0);
   for (std::size_t k = 0; k < ns; ++k) {
     order_score[k] = r.starts[k].order_score;
     final_score[k] = r.starts[k].score;
     moves[k] = r.starts[k].moves;
     bes_moves[k] = r.starts[k].bes_moves;
     for (int p = 0; p < d; ++p) orders(p, static_cast<int>(k)) = r.starts[k].order[p] + 1;
+    if (opt.keep_graphs) graphs[k] = calm_glue::as_double(r.starts[k].cpdag);
   }
   return Rcpp::List::create(
       Rcpp::Named("dag") = calm_glue::as_double(r.dag),
@@ -73,7 +76,7 @@ Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eige
       Rcpp::Named("score") = r.score, Rcpp::Named("order") = calm_glue::one_based(r.order),
       Rcpp::Named("best_start") = r.best_start + 1, Rcpp::Named("orders") = orders,
       Rcpp::Named("kick_scores") = r.kick_scores, Rcpp::Named("kicks_improved") = r.kicks_improved,
-      Rcpp::Named("cache_clears") = r.cache_clears,
+      Rcpp::Named("cache_clears") = r.cache_clears, Rcpp::Named("start_cpdags") = graphs,
       Rcpp::Named("starts") = Rcpp::DataFrame::create(
           Rcpp::Named("order_score") = order_score, Rcpp::Named("score") = final_score,
           Rcpp::Named("moves") = moves, Rcpp::Named("bes_moves") = bes_moves));

@@ -1,0 +1,57 @@
+# The refinement's last step (refine_dag()): a minimum-risk choice among
+# local optima of the score. On data with weak effects many graphs score
+# within a few log-likelihood units of the best, and the best-scoring one
+# fits the noise of the sample in the orientation of weak edges. The step
+# runs the order search from random orders, weighs each start's local
+# optimum and the refined graph by exp(-D / temperature), D its score above
+# the best in log-likelihood units, and keeps the candidate with the
+# smallest weighted sum of structural Hamming distances (CPDAGs) to all
+# candidates. Measured in inst/bench/bench_min_risk.R.
+
+# The state of each pair i < j of a CPDAG (0/1 matrix, [i, j] for i -> j) as
+# one integer: 0 not adjacent, 1 i -> j, 2 j -> i, 3 undirected.
+pair_states <- function(cpdag) {
+  up <- upper.tri(cpdag)
+  (cpdag[up] != 0) + 2L * (t(cpdag)[up] != 0)
+}
+
+# The index of the candidate with the smallest risk: `states` has one
+# column of pair_states() per candidate, `scores` their scores per sample;
+# `n` samples. Ties go to the first candidate.
+min_risk_index <- function(states, scores, n, temperature) {
+  w <- exp(-(scores - min(scores)) * n / temperature)
+  risk <- vapply(seq_len(ncol(states)), function(i) sum(w * colSums(states != states[, i])),
+                 numeric(1))
+  which(risk <= min(risk) * (1 + 1e-12))[1L]
+}
+
+# Whether the step runs: asked for, finite n above d, and small enough
+# that the order search looks at every pair (the same limit).
+min_risk_applies <- function(ctx) {
+  ctx$ctrl$refine_risk_starts > 0 && is.finite(ctx$n) && ctx$n > ctx$d &&
+    ctx$d <= order_all_pairs_limit(ctx$ctrl, ctx$n, ctx$d)
+}
+
+# The step itself on the refinement's state (see refine_dag()): the random
+# start orders come from R's RNG, so set.seed() reproduces the choice.
+refine_min_risk <- function(ctx, state) {
+  if (!min_risk_applies(ctx)) return(state)
+  ctrl <- ctx$ctrl
+  mask <- if (ctx$extend) ctx$complete else state$allowed
+  starts <- vapply(seq_len(ctrl$refine_risk_starts), function(i) sample.int(ctx$d),
+                   integer(ctx$d))
+  r <- boss_search(ctx$sigma, mask, ctx$lambda, matrix(starts, nrow = ctx$d),
+                   order_search_max_sweeps, ctrl$refine_exact_limit, TRUE, 1, kn = ctx$kn,
+                   max_parents = ctx$mp, keep_graphs = TRUE)
+  graphs <- c(list(state$cpdag), r$start_cpdags)
+  scores <- c(state$score, r$starts$score)
+  states <- vapply(graphs, pair_states, integer(ctx$d * (ctx$d - 1L) / 2L))
+  i <- min_risk_index(states, scores, ctx$n, ctrl$refine_risk_temperature)
+  if (i > 1L) {
+    what <- sprintf("minimum expected SHD among %d local optima", length(graphs))
+    state$moves <- rbind(state$moves, stage_move("risk", what, scores[i] - state$score))
+    state$cpdag <- graphs[[i]]
+    state$score <- scores[i]
+  }
+  state
+}

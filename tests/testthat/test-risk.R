@@ -1,0 +1,102 @@
+# The refinement's last step: the minimum-risk choice among local optima
+# (R/risk.R).
+
+test_that("pair_states() codes each pair of a CPDAG once", {
+  cp <- matrix(0, 3, 3)
+  cp[1, 2] <- 1                 # 1 -> 2
+  cp[2, 3] <- cp[3, 2] <- 1     # 2 - 3
+  cp[3, 1] <- 1                 # 3 -> 1
+  # pairs in the order (1,2), (1,3), (2,3)
+  expect_identical(calm:::pair_states(cp), c(1L, 2L, 3L))
+})
+
+test_that("min_risk_index() returns the weighted medoid, or the best graph when it is far ahead", {
+  # three candidates over one pair each of four states: A = B, C differs in 2 pairs
+  A <- c(1L, 0L, 3L, 0L)
+  C <- c(2L, 1L, 3L, 0L)
+  states <- cbind(C, A, A)
+  # equal scores: the two copies of A outweigh C
+  expect_identical(calm:::min_risk_index(states, c(0, 0, 0), n = 100, temperature = 2), 2L)
+  # C scores better by 0.5 per sample at n = 100 (50 nats): A's weights vanish
+  expect_identical(calm:::min_risk_index(states, c(-0.5, 0, 0), n = 100, temperature = 2), 1L)
+  # by 0.01 (1 nat at temperature 2): weights exp(-0.5) each, A still wins
+  expect_identical(calm:::min_risk_index(states, c(-0.01, 0, 0), n = 100, temperature = 2), 2L)
+  # a lower temperature sharpens the weights: at 0.1 C wins
+  expect_identical(calm:::min_risk_index(states, c(-0.01, 0, 0), n = 100, temperature = 0.1), 1L)
+  # ties go to the first candidate (the refined graph)
+  expect_identical(calm:::min_risk_index(cbind(A, A), c(0, 0), n = 10, temperature = 2), 1L)
+})
+
+test_that("boss_search(keep_graphs = TRUE) returns each start's graph with its score", {
+  set.seed(3)
+  sem <- simulate_sem(12, k = 1, n = 400)
+  s <- stats::cov(sem$x)
+  mask <- matrix(1, 12, 12) - diag(12)
+  lam <- bic_lambda(400, 2)
+  starts <- replicate(5, sample.int(12))
+  r <- calm:::boss_search(s, mask, lam, starts, 100L, 14L, TRUE, 1, keep_graphs = TRUE)
+  expect_length(r$start_cpdags, 5L)
+  for (k in 1:5) {
+    dag <- calm:::cpp_pdag_extension(r$start_cpdags[[k]])
+    expect_equal(calm:::cpp_dag_local_scores(s, dag, lam)$total, r$starts$score[k], tolerance = 1e-10)
+  }
+  # the best start's graph is the result
+  expect_equal(r$start_cpdags[[r$best_start]], r$cpdag)
+  expect_length(calm:::boss_search(s, mask, lam, starts, 100L, 14L, TRUE, 1)$start_cpdags, 0L)
+})
+
+# data with many weak effects, where several graphs score within a few
+# log-likelihood units of the best
+weak_data <- function(seed, d = 30, n = 3000) {
+  set.seed(seed)
+  a <- simulate_dag(d, k = 2)
+  B <- a * matrix(stats::runif(d * d, 0.05, 0.25) * sample(c(-1, 1), d * d, TRUE), d, d)
+  x <- matrix(stats::rnorm(n * d), n, d) %*% solve(diag(d) - B)
+  colnames(x) <- sprintf("X%d", seq_len(d))
+  x
+}
+
+test_that("the step is reproducible, recorded, and returns a graph of the candidates", {
+  x <- weak_data(11)
+  fit <- function(...) {
+    set.seed(5)
+    calm(x, verbose = FALSE, penalty_discount = 2, ...)
+  }
+  f1 <- fit()
+  f2 <- fit()
+  expect_identical(f1$amat, f2$amat)
+  off <- fit(refine = refine_control(risk_starts = 0))
+  mv <- f1$refine$moves
+  if (any(mv$type == "risk")) {
+    # it chose another graph: one that scores worse than the best, by the recorded amount
+    lam <- f1$penalty$lambda
+    gap <- as.numeric(score_dag(f1, x, lambda1 = lam) - score_dag(off, x, lambda1 = lam))
+    expect_gt(gap, 0)
+    expect_equal(gap, mv$delta[mv$type == "risk"], tolerance = 1e-6)
+  } else {
+    expect_identical(f1$amat != 0, off$amat != 0)
+  }
+  expect_false(any(off$refine$moves$type == "risk"))
+})
+
+test_that("on strong effects the best-scoring graph is kept", {
+  set.seed(21)
+  sem <- simulate_sem(15, k = 1, n = 1000)
+  set.seed(1)
+  on <- calm(sem$x, verbose = FALSE, penalty_discount = 2)
+  set.seed(1)
+  off <- calm(sem$x, verbose = FALSE, penalty_discount = 2,
+              refine = refine_control(risk_starts = 0))
+  expect_false(any(on$refine$moves$type == "risk"))
+  expect_identical(on$amat != 0, off$amat != 0)
+})
+
+test_that("the step runs only for n > d, finite n and at most order_all_pairs variables", {
+  ctx <- list(ctrl = calm_control(), n = 100, d = 20)
+  expect_true(calm:::min_risk_applies(ctx))
+  expect_false(calm:::min_risk_applies(modifyList(ctx, list(n = 20))))
+  expect_false(calm:::min_risk_applies(modifyList(ctx, list(n = Inf))))
+  expect_false(calm:::min_risk_applies(modifyList(ctx, list(n = 1000, d = 300))))
+  ctx$ctrl$refine_risk_starts <- 0
+  expect_false(calm:::min_risk_applies(ctx))
+})
