@@ -56,7 +56,15 @@
 #' equivalence search from the empty graph, runs best order score search
 #' ([boss()]) from CALM's order, the refined graph's order and random orders,
 #' and up to 20 variables takes the exact optimum ([exact_search()]); it
-#' keeps whichever graph scores best. For data the score is the BIC with a
+#' keeps whichever graph scores best. For data with more rows than variables
+#' (at most 150 of them, `refine_control(risk_max_d)`) a last step then runs
+#' the order search from 40 more random orders and returns, among their local
+#' optima and the best graph, the one with the smallest expected SHD to the
+#' others, each weighted by how well it scores: where several graphs score
+#' within a few units of log-likelihood of the best (weak effects), this graph
+#' is closer to the truth than the best-scoring one; where one graph scores
+#' clearly best, it is returned (`refine_control(risk_starts,
+#' risk_temperature, risk_max_d)`). For data the score is the BIC with a
 #' penalty discount chosen from the data (`penalty_discount = "cv"`,
 #' [select_penalty()]; the extended BIC with `n <= d` or above
 #' `refine_control(order_all_pairs)` variables); a covariance with finite `n` uses the extended BIC

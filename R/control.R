@@ -110,7 +110,7 @@
 #' @param refine The refinement's settings (used with `calm(refine =
 #'   "ges")`, the default): the result of [refine_control()] or a list of its
 #'   arguments. `NULL` (default): `refine_control()`'s defaults.
-#' @param refine_penalty,refine_gamma,refine_forward,refine_max_moves,refine_order,refine_order_starts,refine_exact_limit,refine_grow_ratio,refine_kicks,refine_kick_size,refine_empty_start,refine_order_all_pairs,refine_order_free_starts,refine_exact_max_d,refine_risk_starts,refine_risk_temperature
+#' @param refine_penalty,refine_gamma,refine_forward,refine_max_moves,refine_order,refine_order_starts,refine_exact_limit,refine_grow_ratio,refine_kicks,refine_kick_size,refine_empty_start,refine_order_all_pairs,refine_order_free_starts,refine_exact_max_d,refine_risk_starts,refine_risk_temperature,refine_risk_max_d
 #'   The same settings by their earlier names: [refine_control()]'s
 #'   arguments with the prefix `refine_` (`refine_kicks` is
 #'   `refine_control(kicks)`). `NULL` (default) takes the value from
@@ -155,7 +155,8 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          refine_empty_start = NULL, refine_order_all_pairs = NULL,
                          refine_order_free_starts = NULL,
                          refine_exact_max_d = NULL, refine_risk_starts = NULL,
-                         refine_risk_temperature = NULL, split_components = TRUE, schedule = NULL,
+                         refine_risk_temperature = NULL, refine_risk_max_d = NULL,
+                         split_components = TRUE, schedule = NULL,
                          ...) {
   call <- environment()
   check_dots_empty(..., fn = "calm_control", call = call)

@@ -457,7 +457,10 @@ learned_line <- function(x) {
   if (is.list(x[["refine"]])) {
     mx <- x[["settings"]][["control"]][["refine_exact_max_d"]]
     exact <- is.numeric(mx) && nrow(x[["amat"]]) <= mx
-    stages <- paste0(stages, " + refinement (GES, order search", if (exact) ", exact search", ")")
+    mv <- x[["refine"]][["moves"]]
+    risk <- is.data.frame(mv) && any(mv$type == "risk")
+    stages <- paste0(stages, " + refinement (GES, order search", if (exact) ", exact search",
+                     if (risk) ", minimum expected SHD among local optima", ")")
   }
   status <- if (!isTRUE(x[["converged"]])) ", NOT converged" else ""
   removed <- if (is.data.frame(x[["removed"]]) && nrow(x[["removed"]]) > 0L) {

@@ -25,11 +25,11 @@ min_risk_index <- function(states, scores, n, temperature) {
   which(risk <= min(risk) * (1 + 1e-12))[1L]
 }
 
-# Whether the step runs: asked for, finite n above d, and small enough
-# that the order search looks at every pair (the same limit).
+# Whether the step runs: asked for, finite n above d, and at most
+# refine_risk_max_d variables.
 min_risk_applies <- function(ctx) {
   ctx$ctrl$refine_risk_starts > 0 && is.finite(ctx$n) && ctx$n > ctx$d &&
-    ctx$d <= order_all_pairs_limit(ctx$ctrl, ctx$n, ctx$d)
+    ctx$d <= ctx$ctrl$refine_risk_max_d
 }
 
 # The step itself on the refinement's state (see refine_dag()): the random
@@ -37,7 +37,8 @@ min_risk_applies <- function(ctx) {
 refine_min_risk <- function(ctx, state) {
   if (!min_risk_applies(ctx)) return(state)
   ctrl <- ctx$ctrl
-  mask <- if (ctx$extend) ctx$complete else state$allowed
+  all_pairs <- ctx$extend && ctx$d <= order_all_pairs_limit(ctrl, ctx$n, ctx$d)
+  mask <- if (all_pairs) ctx$complete else state$allowed
   starts <- vapply(seq_len(ctrl$refine_risk_starts), function(i) sample.int(ctx$d),
                    integer(ctx$d))
   r <- boss_search(ctx$sigma, mask, ctx$lambda, matrix(starts, nrow = ctx$d),
@@ -45,7 +46,8 @@ refine_min_risk <- function(ctx, state) {
                    max_parents = ctx$mp, keep_graphs = TRUE)
   graphs <- c(list(state$cpdag), r$start_cpdags)
   scores <- c(state$score, r$starts$score)
-  states <- vapply(graphs, pair_states, integer(ctx$d * (ctx$d - 1L) / 2L))
+  states <- matrix(vapply(graphs, pair_states, integer(ctx$d * (ctx$d - 1L) / 2L)),
+                   ncol = length(graphs))
   i <- min_risk_index(states, scores, ctx$n, ctrl$refine_risk_temperature)
   if (i > 1L) {
     what <- sprintf("minimum expected SHD among %d local optima", length(graphs))

@@ -12,8 +12,10 @@
 # d is drawn from 40 to 150 for sf and er. The seed of replicate r of a cell
 # is base + 10000 * (cell number in all_cells) + r, fixed before any run
 # (base 350000 by default; 650000 for the run with the two-split selection).
-# methods (default all but paper): calm, calm_ebic, paper, boss, boss_cv,
-# ges, pc, bnlearn, bnlearn_bic (bnlearn without "pred-loglik-g"). boss runs at discounts 1, 1.5, 2, 2.5, 3 and 4; ges at 1, 2, 3 and
+# methods (default all but paper and calm_best): calm, calm_best (calm
+# without the minimum-risk step, refine_control(risk_starts = 0)),
+# calm_ebic, paper, boss, boss_cv, ges, pc, bnlearn, bnlearn_bic (bnlearn
+# without "pred-loglik-g"). boss runs at discounts 1, 1.5, 2, 2.5, 3 and 4; ges at 1, 2, 3 and
 # 4; pc at alpha 0.001, 0.01 and 0.05; bnlearn: hc and tabu at BIC, hc at
 # "ebic-g" and at "pred-loglik-g" (learned on 80% of the rows, scored on
 # the rest).
@@ -53,6 +55,11 @@ bn_limit <- 30
 learners <- function(methods, n) {
   L <- list()
   if ("calm" %in% methods) L$calm <- function(x) calm(x, verbose = FALSE)
+  # calm without the last step of its refinement (the minimum-risk choice
+  # among local optima): the best-scoring graph it found
+  if ("calm_best" %in% methods) {
+    L$calm_best <- function(x) calm(x, verbose = FALSE, refine = refine_control(risk_starts = 0))
+  }
   if ("calm_ebic" %in% methods) {
     L$calm_ebic <- function(x) calm(x, verbose = FALSE, refine_penalty = "ebic")
   }

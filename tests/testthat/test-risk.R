@@ -91,12 +91,16 @@ test_that("on strong effects the best-scoring graph is kept", {
   expect_identical(on$amat != 0, off$amat != 0)
 })
 
-test_that("the step runs only for n > d, finite n and at most order_all_pairs variables", {
+test_that("the step runs only for n > d, finite n and at most risk_max_d variables", {
   ctx <- list(ctrl = calm_control(), n = 100, d = 20)
   expect_true(calm:::min_risk_applies(ctx))
   expect_false(calm:::min_risk_applies(modifyList(ctx, list(n = 20))))
   expect_false(calm:::min_risk_applies(modifyList(ctx, list(n = Inf))))
-  expect_false(calm:::min_risk_applies(modifyList(ctx, list(n = 1000, d = 300))))
+  expect_true(calm:::min_risk_applies(modifyList(ctx, list(n = 1000, d = 150))))
+  expect_false(calm:::min_risk_applies(modifyList(ctx, list(n = 1000, d = 151))))
+  ctx$ctrl$refine_risk_max_d <- 10
+  expect_false(calm:::min_risk_applies(ctx))
+  ctx$ctrl$refine_risk_max_d <- 150
   ctx$ctrl$refine_risk_starts <- 0
   expect_false(calm:::min_risk_applies(ctx))
 })
