@@ -71,8 +71,10 @@
 #' ([ebic_lambda()]) and a population covariance `lambda1`. Its settings
 #' are in [refine_control()] (the `refine_*` names of [calm_control()] still
 #' work). Background knowledge constrains every stage. What it did is in `fit$refine`:
-#' the graphs before (`dag_before`, `cpdag_before`), both scores
-#' (`score_before`, `score_after`), the penalty (`lambda`), the moves made
+#' the graphs before (`dag_before`, `cpdag_before`), the scores before and
+#' after (`score_before`, `score_after`) and the best score found
+#' (`score_best`; above `score_after` only when the last step chose another
+#' graph), the penalty (`lambda`), the moves made
 #' (`moves`) and the pairs the search could use (`mask`); the penalty used is
 #' in `fit$penalty`.
 #'
@@ -321,8 +323,8 @@ refine_runs <- function(runs, sigma, mo, lambda, ctrl, n, kn, verbose) {
     if (any(ref[["dag"]] != r[["amat"]])) r["refit"] <- list(NULL)
     r$amat <- ref[["dag"]]
     r$B_raw <- r[["B_raw"]] * ref[["dag"]]
-    # restarts are compared by the score the refinement optimised
-    r$select_score <- ref[["record"]][["score_after"]]
+    # restarts are compared by the best score the refinement found
+    r$select_score <- ref[["record"]][["score_best"]]
     r
   })
 }

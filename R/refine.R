@@ -59,6 +59,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   if (isTRUE(ctrl$refine_empty_start)) state <- refine_from_empty(ctx, state)
   if (isTRUE(ctrl$refine_order)) state <- refine_by_order(ctx, state, dag)
   if (ctx$d <= ctrl$refine_exact_max_d) state <- refine_exact(ctx, state)
+  score_best <- state$score
   state <- refine_min_risk(ctx, state)
   nm <- ctx$nm
   cpdag <- set_node_names(state$cpdag, nm)
@@ -68,9 +69,9 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   record <- list(method = "ges", lambda = lambda, forward = forward,
                  dag_before = dag, cpdag_before = set_node_names(start, nm),
                  score_before = r$score_before, score_after = state$score,
-                 moves = state$moves, mask = set_node_names(state$allowed, nm),
+                 score_best = score_best, moves = state$moves, mask = set_node_names(state$allowed, nm),
                  seconds = proc.time()[["elapsed"]] - t0)
-  if (!is.null(kn)) record <- append(record, list(knowledge = TRUE), after = 9L)
+  if (!is.null(kn)) record <- append(record, list(knowledge = TRUE), after = 10L)
   list(dag = new_dag, record = record)
 }
 
