@@ -8,7 +8,8 @@
 #' equivalence search (GES), GES from the empty graph, best order score
 #' search ([boss()]) with kicks, and, for small problems, the exact optimum
 #' ([exact_search()]). Each stage's graph is kept only when it scores
-#' better, and every stage obeys background knowledge. Pass the result as
+#' better, and every stage obeys background knowledge; a last step then
+#' chooses among local optima (see Details). Pass the result as
 #' `calm_control(refine = refine_control(...))`, or `calm(x, refine =
 #' refine_control(...))`. The same settings are still accepted by their
 #' older names, `refine_` followed by the argument's name, in

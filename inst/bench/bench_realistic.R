@@ -7,11 +7,13 @@
 # for calm also the chosen discount and whether its graph scores better
 # than the true DAG under the chosen penalty (the limit of the score).
 #
-#   Rscript inst/bench/bench_realistic.R cells reps out.rds [methods] [base]
+#   Rscript inst/bench/bench_realistic.R cells reps out.rds [methods] [base] [first_rep]
 # cells: comma-separated kind:n (kind sf, er or sachs; e.g. sf:1000,er:200);
 # d is drawn from 40 to 150 for sf and er. The seed of replicate r of a cell
 # is base + 10000 * (cell number in all_cells) + r, fixed before any run
-# (base 350000 by default; 650000 for the run with the two-split selection).
+# (base 350000 by default; 650000 for the run with the two-split selection,
+# 750000 for the run with the minimum-risk step). first_rep (default 1)
+# starts at a later replicate, to finish a run that was stopped.
 # methods (default all but paper and calm_best): calm, calm_best (calm
 # without the minimum-risk step, refine_control(risk_starts = 0)),
 # calm_ebic, paper, boss, boss_cv, ges, pc, bnlearn, bnlearn_bic (bnlearn
@@ -29,8 +31,8 @@ source(file.path(bench_dir, "bench_args.R"))
 all_cells <- c(outer(c("sf", "er", "sachs"), c(200, 1000, 5000), paste, sep = ":"))
 default_methods <- "calm,calm_ebic,boss,boss_cv,ges,pc,bnlearn"
 a <- bench_args(list(cells = NA_character_, reps = NA_integer_, out = NA_character_,
-                     methods = default_methods, base = 350000L),
-                usage = "Rscript inst/bench/bench_realistic.R cells reps out.rds [methods] [base]")
+                     methods = default_methods, base = 350000L, first_rep = 1L),
+                usage = "Rscript inst/bench/bench_realistic.R cells reps out.rds [methods] [base] [first_rep]")
 cells <- bench_list(a$cells)
 stopifnot(all(cells %in% all_cells))
 reps <- a$reps
@@ -39,9 +41,10 @@ out <- a$out
 methods <- bench_list(if (nzchar(a$methods)) a$methods else default_methods)
 base <- a$base
 
-# A fit and its time; bnlearn's searches get `limit` seconds (hc() at
-# "pred-loglik-g" has no penalty and runs for many minutes on hub networks),
-# after which the row is stored with SHD NA.
+# A fit and its time; bnlearn's searches and PC get `limit` seconds (hc() at
+# "pred-loglik-g" has no penalty and runs for many minutes on hub networks;
+# PC at n = 5000 on hub networks took over 13 minutes for one fit), after
+# which the row is stored with SHD NA.
 timed <- function(expr, limit = Inf) {
   t0 <- proc.time()[["elapsed"]]
   setTimeLimit(elapsed = limit, transient = TRUE)
@@ -50,6 +53,7 @@ timed <- function(expr, limit = Inf) {
   list(fit = fit, seconds = proc.time()[["elapsed"]] - t0)
 }
 bn_limit <- 30
+pc_limit <- 120
 
 # learners: name -> function(x); each returns something compare_graphs() takes
 learners <- function(methods, n) {
@@ -97,7 +101,7 @@ for (cell in cells) {
   kind <- sub(":.*", "", cell)
   n <- as.numeric(sub(".*:", "", cell))
   ci <- match(cell, all_cells)
-  for (r in seq_len(reps)) {
+  for (r in seq(a$first_rep, reps)) {
     seed <- base + 10000L * ci + r
     set.seed(seed)
     d <- sample(40:150, 1)
@@ -105,7 +109,8 @@ for (cell in cells) {
     L <- learners(methods, n)
     for (m in names(L)) {
       set.seed(seed + 1L)
-      tf <- timed(L[[m]](dat$x), if (grepl("^(hc|tabu)", m)) bn_limit else Inf)
+      limit <- if (grepl("^(hc|tabu)", m)) bn_limit else if (grepl("^pc", m)) pc_limit else Inf
+      tf <- timed(L[[m]](dat$x), limit)
       fit <- tf$fit
       if (inherits(fit, "error")) {
         message(sprintf("%s seed %d %s: %s", cell, seed, m, conditionMessage(fit)))

@@ -17,11 +17,12 @@ mean_se <- function(v) {
 }
 
 # The best fixed setting of a family (rows whose method matches `pattern`):
-# the method with the smallest mean SHD in the cell, and its per-seed SHDs.
+# the method with the smallest mean SHD in the cell (runs stopped at their
+# time limit, SHD NA, left out), and its per-seed SHDs.
 oracle_of <- function(cell, pattern) {
   fam <- cell[grepl(pattern, cell$method), ]
   if (!nrow(fam)) return(NULL)
-  m <- tapply(fam$shd, fam$method, mean)
+  m <- tapply(fam$shd, fam$method, mean, na.rm = TRUE)
   best <- names(m)[which.min(m)]
   fam[fam$method == best, c("seed", "shd")]
 }
@@ -45,7 +46,7 @@ realistic_table <- function(res) {
     label <- function(pattern) {
       fam <- cell[grepl(pattern, cell$method), ]
       if (!nrow(fam)) return("")
-      m <- tapply(fam$shd, fam$method, mean)
+      m <- tapply(fam$shd, fam$method, mean, na.rm = TRUE)
       sub("^(boss|ges|pc)", "", names(m)[which.min(m)])
     }
     calm <- method_shd(cell, "calm")

@@ -69,8 +69,12 @@ int main() {
     bo.tol = 1e-10;
     bo.exact_limit = rep % 2 ? 0 : 14;
     bo.grow_ratio = grow_ratio;
+    bo.keep_graphs = true;  // every start's graph, as the minimum-risk step asks
     calm::BossResult b = calm::boss_search(score, full, starts, bo, {});
     CHECK(b.starts.size() == 2);
+    for (const calm::BossStart& st : b.starts) CHECK(st.cpdag.rows() == d && st.cpdag.cols() == d);
+    CHECK(b.starts[b.best_start].cpdag == b.cpdag);
+    bo.keep_graphs = false;
     CHECK(calm::is_dag(b.dag));
     CHECK(b.score >= e.score - 1e-9);
     CHECK(std::abs(score.dag_score(b.dag) - b.score) < 1e-9);
