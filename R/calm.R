@@ -11,11 +11,11 @@
 #' * The one call: `fit <- calm(x)` with `x` a data frame or numeric matrix,
 #'   one column per variable; then `fit`, `as.data.frame(fit)`, `plot(fit)`.
 #' * Which function when: `calm(x)` (the default: CALM, then a refinement on
-#'   the same score); [boss()] for a fast search of many variables or a
-#'   baseline, and `boss(x, penalty_discount = "cv")` for networks with many
-#'   weak effects, where it was closer to the truth than `calm(x)` on the
-#'   realistic benchmark (vignette *calm on networks that look like real
-#'   ones*); `calm(x, refine = "none")` for the paper's method as
+#'   the same score; also on networks with many weak effects, vignette *calm
+#'   on networks that look like real ones*); [boss()] for a fast search of
+#'   many variables or a baseline, and `boss(x, penalty_discount = "cv")` for
+#'   a fast search with the penalty chosen from the data; `calm(x, refine =
+#'   "none")` for the paper's method as
 #'   published; [exact_search()] for the exact optimum of small problems;
 #'   `knowledge =` ([background_knowledge()]) in any of them for known edges
 #'   or tiers; [bootstrap_edges()] for edge stability.
