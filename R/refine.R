@@ -69,9 +69,12 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   record <- list(method = "ges", lambda = lambda, forward = forward,
                  dag_before = dag, cpdag_before = set_node_names(start, nm),
                  score_before = r$score_before, score_after = state$score,
-                 score_best = score_best, moves = state$moves, mask = set_node_names(state$allowed, nm),
+                 score_best = score_best, moves = state$moves,
+                 mask = set_node_names(state$allowed, nm),
                  seconds = proc.time()[["elapsed"]] - t0)
-  if (!is.null(kn)) record <- append(record, list(knowledge = TRUE), after = 10L)
+  if (!is.null(kn)) {
+    record <- append(record, list(knowledge = TRUE), after = match("mask", names(record)))
+  }
   list(dag = new_dag, record = record)
 }
 
@@ -134,6 +137,13 @@ order_all_pairs_limit <- function(ctrl, n, d) {
   if (n <= d) 2 * ctrl$refine_order_all_pairs else ctrl$refine_order_all_pairs
 }
 
+# Whether the order searches of the refinement (and of its last step, see
+# R/risk.R) look at every pair rather than only the moral graph: when it was
+# estimated and d is within order_all_pairs_limit().
+order_over_all_pairs <- function(ctx) {
+  ctx$extend && ctx$d <= order_all_pairs_limit(ctx$ctrl, ctx$n, ctx$d)
+}
+
 # BOSS from CALM's own order, the refined graph's order and random orders
 # drawn from R's RNG (set.seed() reproduces them); each start's graph is
 # pruned by backward equivalence search and the best one is refined by GES
@@ -142,7 +152,7 @@ order_all_pairs_limit <- function(ctrl, n, d) {
 refine_by_order <- function(ctx, state, dag) {
   ctrl <- ctx$ctrl
   starts <- refine_order_starts(ctx, state, dag)
-  all_pairs <- ctx$extend && ctx$d <= order_all_pairs_limit(ctrl, ctx$n, ctx$d)
+  all_pairs <- order_over_all_pairs(ctx)
   order_mask <- if (all_pairs) ctx$complete else state$allowed
   os <- refine_best_order(ctx, order_mask, starts)
   if (all_pairs) state$allowed <- pmax(state$allowed, os$dag, t(os$dag))

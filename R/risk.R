@@ -9,7 +9,9 @@
 # candidates. Measured in inst/bench/bench_min_risk.R.
 
 # The state of each pair i < j of a CPDAG (0/1 matrix, [i, j] for i -> j) as
-# one integer: 0 not adjacent, 1 i -> j, 2 j -> i, 3 undirected.
+# one integer: 0 not adjacent, 1 i -> j, 2 j -> i, 3 undirected. Two CPDAGs'
+# SHD (shd_count()) is the number of pairs whose states differ; coded once
+# per graph, all pairs of candidates are compared by column.
 pair_states <- function(cpdag) {
   up <- upper.tri(cpdag)
   (cpdag[up] != 0) + 2L * (t(cpdag)[up] != 0)
@@ -37,11 +39,10 @@ min_risk_applies <- function(ctx) {
 refine_min_risk <- function(ctx, state) {
   if (!min_risk_applies(ctx)) return(state)
   ctrl <- ctx$ctrl
-  all_pairs <- ctx$extend && ctx$d <= order_all_pairs_limit(ctrl, ctx$n, ctx$d)
-  mask <- if (all_pairs) ctx$complete else state$allowed
+  mask <- if (order_over_all_pairs(ctx)) ctx$complete else state$allowed
   starts <- vapply(seq_len(ctrl$refine_risk_starts), function(i) sample.int(ctx$d),
                    integer(ctx$d))
-  r <- boss_search(ctx$sigma, mask, ctx$lambda, matrix(starts, nrow = ctx$d),
+  r <- boss_search(ctx$sigma, mask, ctx$lambda, starts,
                    order_search_max_sweeps, ctrl$refine_exact_limit, TRUE, 1, kn = ctx$kn,
                    max_parents = ctx$mp, keep_graphs = TRUE)
   graphs <- c(list(state$cpdag), r$start_cpdags)

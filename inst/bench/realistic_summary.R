@@ -180,6 +180,18 @@ split_rule_table <- function(splits, tuning) {
   tab[setdiff(names(tab), fixed)]
 }
 
+# One row per cell of `m` (rows with kind, n), in the tables' order, then
+# one for all cells: `row_of(rows, network, n)` makes each.
+rows_per_cell <- function(m, row_of) {
+  keys <- unique(m[c("kind", "n")])
+  keys <- keys[order(match(keys$kind, c("sf", "er", "sachs")), keys$n), ]
+  rows <- lapply(seq_len(nrow(keys)), function(i) {
+    z <- m[m$kind == keys$kind[i] & m$n == keys$n[i], ]
+    row_of(z, c(sf = "scale-free", er = "ER", sachs = "Sachs")[[keys$kind[i]]], keys$n[i])
+  })
+  rbind(do.call(rbind, rows), row_of(m, "all", NA))
+}
+
 # The search against the score: on the data sets where calm (`method`: by
 # default calm_best, its best-scoring graph) and boss(penalty_discount =
 # "cv") chose the same discount (so both optimise the same score), how often
@@ -196,13 +208,7 @@ search_vs_score <- function(res, method = "calm_best") {
                same_score = sum(abs(z$score_fit.x - z$score_fit.y) <= 1e-9),
                shd_calm_minus_boss = mean_se(z$shd.x - z$shd.y), stringsAsFactors = FALSE)
   }
-  keys <- unique(m[c("kind", "n")])
-  keys <- keys[order(match(keys$kind, c("sf", "er", "sachs")), keys$n), ]
-  rows <- lapply(seq_len(nrow(keys)), function(i) {
-    z <- m[m$kind == keys$kind[i] & m$n == keys$n[i], ]
-    row_of(z, c(sf = "scale-free", er = "ER", sachs = "Sachs")[[keys$kind[i]]], keys$n[i])
-  })
-  rbind(do.call(rbind, rows), row_of(m, "all", NA))
+  rows_per_cell(m, row_of)
 }
 
 # The last step of calm's refinement (the minimum-risk choice among local
@@ -222,11 +228,5 @@ risk_step_table <- function(res) {
                calm_s = sprintf("%.1f", mean(z$seconds.x)),
                calm_best_s = sprintf("%.1f", mean(z$seconds.y)), stringsAsFactors = FALSE)
   }
-  keys <- unique(m[c("kind", "n")])
-  keys <- keys[order(match(keys$kind, c("sf", "er", "sachs")), keys$n), ]
-  rows <- lapply(seq_len(nrow(keys)), function(i) {
-    z <- m[m$kind == keys$kind[i] & m$n == keys$n[i], ]
-    row_of(z, c(sf = "scale-free", er = "ER", sachs = "Sachs")[[keys$kind[i]]], keys$n[i])
-  })
-  rbind(do.call(rbind, rows), row_of(m, "all", NA))
+  rows_per_cell(m, row_of)
 }

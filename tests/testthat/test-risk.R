@@ -8,10 +8,17 @@ test_that("pair_states() codes each pair of a CPDAG once", {
   cp[3, 1] <- 1                 # 3 -> 1
   # pairs in the order (1,2), (1,3), (2,3)
   expect_identical(calm:::pair_states(cp), c(1L, 2L, 3L))
+  # differing states count as shd_count() counts the SHD of two CPDAGs
+  set.seed(4)
+  for (r in 1:5) {
+    a <- calm:::cpp_dag_to_cpdag(simulate_dag(9, k = 2) * 1)
+    b <- calm:::cpp_dag_to_cpdag(simulate_dag(9, k = 2) * 1)
+    expect_identical(sum(calm:::pair_states(a) != calm:::pair_states(b)), calm:::shd_count(a, b))
+  }
 })
 
 test_that("min_risk_index() returns the weighted medoid, or the best graph when it is far ahead", {
-  # three candidates over one pair each of four states: A = B, C differs in 2 pairs
+  # three candidates over four pairs: A twice, and C, which differs from A in 2 pairs
   A <- c(1L, 0L, 3L, 0L)
   C <- c(2L, 1L, 3L, 0L)
   states <- cbind(C, A, A)
