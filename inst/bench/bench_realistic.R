@@ -8,8 +8,9 @@
 # than the true DAG under the chosen penalty (the limit of the score).
 #
 #   Rscript inst/bench/bench_realistic.R cells reps out.rds [methods] [base] [first_rep]
-# cells: comma-separated kind:n (kind sf, er or sachs; e.g. sf:1000,er:200);
-# d is drawn from 40 to 150 for sf and er. The seed of replicate r of a cell
+# cells: comma-separated kind:n (kind sf, er, sachs, hub or mixed; e.g.
+# sf:1000,er:200; see all_cells); d is drawn by realistic_d(): 100 to 150 for
+# hub, 40 to 150 for the others. The seed of replicate r of a cell
 # is base + 10000 * (cell number in all_cells) + r, fixed before any run
 # (base 350000 by default; 650000 for the run with the two-split selection,
 # 750000 for the run with the minimum-risk step). first_rep (default 1)
@@ -28,7 +29,9 @@ bench_dir <- local({
 })
 source(file.path(bench_dir, "realistic_data.R"))
 source(file.path(bench_dir, "bench_args.R"))
-all_cells <- c(outer(c("sf", "er", "sachs"), c(200, 1000, 5000), paste, sep = ":"))
+# new cells go at the end, so that the seeds of the others stay as they were
+all_cells <- c(c(outer(c("sf", "er", "sachs"), c(200, 1000, 5000), paste, sep = ":")),
+               "hub:1000", "mixed:1000", "hub:5000", "mixed:200")
 default_methods <- "calm,calm_ebic,boss,boss_cv,ges,pc,bnlearn"
 a <- bench_args(list(cells = NA_character_, reps = NA_integer_, out = NA_character_,
                      methods = default_methods, base = 350000L, first_rep = 1L),
@@ -104,7 +107,7 @@ for (cell in cells) {
   for (r in seq(a$first_rep, reps)) {
     seed <- base + 10000L * ci + r
     set.seed(seed)
-    d <- sample(40:150, 1)
+    d <- realistic_d(kind)
     dat <- realistic_data(kind, d, n, seed)
     L <- learners(methods, n)
     for (m in names(L)) {
