@@ -287,7 +287,7 @@ test_that("with a given moral graph, starts from a search over all pairs reach t
     expect_equal(shd_cpdag(a, sem$dag), 0)
     expect_gt(shd_cpdag(b, sem$dag), 10)
     expect_lt(a$refine$score_after, b$refine$score_after - 0.01)
-    # the kicks alone (refine_kicks) also get there from the same starts
+    # the kicks alone (refine_control(kicks)) also get there from the same starts
     set.seed(100 + s)
     k <- calm(cov = sem$sigma, n = Inf, moral = M, standardize = FALSE, verbose = FALSE,
               control = calm_control(refine = refine_control(order_free_starts = FALSE)))
