@@ -405,11 +405,11 @@ test_that("calm(knowledge =) runs every refinement stage under the knowledge", {
   expect_true(obeys(fit2, bk))
   expect_lt(fit2$refine$score_best - ex$score, 1e-8)
   # each stage on its own keeps to the knowledge
-  for (stage in list(list(refine = refine_control(order = FALSE, empty_start = FALSE)),
-                     list(refine = refine_control(order = FALSE)), list(refine = refine_control(empty_start = FALSE)))) {
+  for (stage in list(list(order = FALSE, empty_start = FALSE), list(order = FALSE),
+                     list(empty_start = FALSE))) {
     set.seed(2)
-    f <- suppressWarnings(do.call(calm, c(list(sem$x, iter_per_round = 3000, knowledge = bk,
-                                               refine = refine_control(exact_max_d = 0), verbose = FALSE), stage)))
+    f <- suppressWarnings(calm(sem$x, iter_per_round = 3000, knowledge = bk, verbose = FALSE,
+                               refine = do.call(refine_control, c(list(exact_max_d = 0), stage))))
     expect_true(obeys(f, bk))
   }
 })
