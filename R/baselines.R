@@ -243,8 +243,9 @@ notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
 #' @param lambda GES's penalty per parameter; default
 #'   `penalty_discount * log(n) / 2`.
 #' @param penalty_discount Multiplies the BIC penalty `log(n) / 2` when
-#'   `lambda` is not given: 1 (default) is BIC; 2 is the default of
-#'   Tetrad's `sem-bic` score, which the paper's FGES runs used.
+#'   `lambda` is not given: 1 (default) is BIC, as pcalg runs it; 2 is the
+#'   default of Tetrad's `sem-bic` score, which the paper's FGES runs used
+#'   (the defaults of the other learners: [select_penalty()]).
 #' @param n_inf Sample size used for a population covariance (default
 #'   `1e9`).
 #' @param ... Further arguments to [pcalg::pc()] or [pcalg::ges()].
@@ -304,7 +305,12 @@ ges_pcalg <- function(x = NULL, cov = NULL, n = NULL, lambda = NULL, penalty_dis
   if (n_used > int_max) {
     abort_arg("n", "must be at most {int_max} for pcalg's GES score.", call = environment())
   }
-  if (is.null(lambda)) lambda <- penalty_discount * log(n_used) / 2
+  if (is.null(lambda)) {
+    # the one penalty rule (resolve_penalty()); pcalg counts the penalty per
+    # edge over all n rows, not per sample
+    pen <- resolve_penalty(penalty_discount, n_used, ncol(r$sigma))
+    lambda <- pen$discount * log(n_used) / 2
+  }
   check_number(lambda, lower = 0)
   t0 <- proc.time()[["elapsed"]]
   score <- gauss_score_from_cov(r$sigma, n_used, lambda)

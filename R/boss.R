@@ -23,7 +23,8 @@
 #' The score is `sum_j [ 1/2 log(v_j) + lambda1 |pa(j)| ]` per sample, with
 #' `v_j` the residual variance of variable `j` on its parents. By default
 #' `lambda1 = penalty_discount * log(n) / (2 n)` ([bic_lambda()]): the BIC
-#' with a penalty discount, as in Tetrad's BOSS (default discount 2) and in
+#' with a penalty discount, as in Tetrad's BOSS (default discount 2, used
+#' here when there are more rows than variables) and in
 #' pcalg's `GaussL0penObsScore` with `lambda = penalty_discount * log(n) / 2`.
 #' causal-learn's BOSS takes `lambda_value`: the discount in its code before
 #' its BIC scores were rewritten in March 2026, half the discount since (in
@@ -42,15 +43,21 @@
 #' (wrap the call in `progressr::with_progress()`).
 #'
 #' @inheritParams exact_search
-#' @param penalty_discount Penalty discount `k` of the BIC (default 2, as
-#'   Tetrad's BOSS), used when `lambda1` is `NULL` and `n` is finite; larger
-#'   values give sparser graphs. `"cv"`: chosen from `penalty_grid` by
-#'   `penalty_folds`-fold held-out log-likelihood, as [calm()] does by default
-#'   (see [select_penalty()]; needs data, not a covariance; with `n <= d` the
-#'   extended BIC instead, as in [calm()]). The choice is recorded in the
-#'   fit's `penalty`.
+#' @param penalty_discount Penalty discount `k` of the BIC, used when
+#'   `lambda1` is `NULL` and `n` is finite; larger values give sparser
+#'   graphs. `NULL` (default): 2, as Tetrad's BOSS, when there are more
+#'   observations than variables, and the extended BIC ([ebic_lambda()]) when
+#'   `n <= d`, where discount 2 fits the noise (on 10 random graphs of 60
+#'   variables and 40 rows: 82 edges on average for 60 true ones, and a mean
+#'   SHD of 47 against 26 with the extended BIC). `"cv"`:
+#'   chosen from `penalty_grid` by `penalty_folds`-fold held-out
+#'   log-likelihood, as [calm()] does by default (see [select_penalty()]);
+#'   with a covariance instead of data or with `n <= d` it falls back to the
+#'   extended BIC, as in [calm()]. The choice is recorded in the fit's
+#'   `penalty`; [select_penalty()] lists the defaults of every learner.
 #' @param penalty_grid,penalty_folds With `penalty_discount = "cv"`: the
-#'   discounts to choose from and the number of folds.
+#'   discounts to choose from and the number of folds (fewer when the data
+#'   have fewer than 2 rows per fold).
 #' @param lambda1 Penalty per edge and per sample. `NULL` (default): the BIC
 #'   with `penalty_discount` for finite `n`, 0.001 for a population
 #'   covariance.
@@ -120,7 +127,7 @@
 #' fit_bk <- boss(sem$x, starts = 4, knowledge = bk)
 #' fit_bk$amat[c("X1", "X3"), c("X2", "X1")]
 #' @export
-boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, starts = 10,
+boss <- function(x, cov = NULL, n = NULL, penalty_discount = NULL, lambda1 = NULL, starts = 10,
                  bes = TRUE, moral = "none", standardize = TRUE, exact_limit = 14,
                  max_sweeps = 100, grow_ratio = 1, kicks = 0, kick_size = 5,
                  penalty_grid = c(1.5, 2, 2.5, 3, 4), penalty_folds = 5, knowledge = NULL) {
@@ -129,7 +136,9 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = 2, lambda1 = NULL, 
   if (missing(x)) x <- NULL
   check_flag(standardize, "standardize", call = env)
   check_flag(bes, "bes", call = env)
-  penalty_discount <- check_penalty_discount(penalty_discount, call = env)
+  if (!is.null(penalty_discount)) {
+    penalty_discount <- check_penalty_discount(penalty_discount, call = env)
+  }
   penalty_grid <- check_penalty_grid(penalty_grid, call = env)
   penalty_folds <- check_penalty_folds(penalty_folds, call = env)
   exact_limit <- check_count(exact_limit, "exact_limit", min = 0, max = 20, call = env)
@@ -232,7 +241,7 @@ boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes,
   best
 }
 
-# Kicks for the order search (src/boss.h), drawn with R's random number
+# Kicks of BOSS (src/boss.h), drawn with R's random number
 # generator: one kick per column, the `size` positions to take nodes from
 # and then the `size` positions to put them back at (1-based).
 draw_kicks <- function(d, kicks, size) {
@@ -279,24 +288,18 @@ kick_search <- function(best, sigma, mask, lambda1, max_sweeps, exact_limit, bes
   best
 }
 
-# boss()'s penalty record (see penalty_record()): lambda1 as given, the BIC
-# at a fixed discount, or a discount chosen by cross-validation; a
-# population covariance takes 0.001.
+# boss()'s penalty, through resolve_penalty(): `lambda1` when given, 0.001
+# for a population covariance, else `discount` (NULL: 2, Tetrad's BOSS,
+# with more rows than variables; the extended BIC with n <= d, where
+# discount 2 fits the noise: on 10 ER1 graphs at d = 60, n = 40, mean SHD
+# 47.2 against 26.3, and the same fits with n = 200).
 boss_penalty <- function(lambda1, discount, grid, folds, cv, mask, exact_limit, call) {
-  if (!is.null(lambda1)) {
-    return(penalty_record("lambda", NA_real_, check_number(lambda1, "lambda1", lower = 0,
-                                                           call = call)))
+  fixed <- if (!is.null(lambda1)) {
+    penalty_record("lambda", NA_real_, check_number(lambda1, "lambda1", lower = 0, call = call))
   }
-  if (!is.finite(cv$n)) return(penalty_record("lambda", NA_real_, 0.001))
-  if (is.numeric(discount)) return(penalty_record("fixed", discount, bic_lambda(cv$n, discount)))
-  if (cv$n <= ncol(cv$sigma)) {
-    # as calm(): with n <= d the held-out choice is left to chance
-    lam <- ebic_lambda(cv$n, ncol(cv$sigma))
-    return(penalty_record("ebic", attr(lam, "discount"), as.numeric(lam)))
-  }
-  if (is.null(cv$x)) {
-    abort_arg("penalty_discount", "is {.val cv}, which needs the data {.arg x}, not a covariance.",
-              call = call)
-  }
-  select_discount(cv$x, grid, folds, mask, exact_limit, call = call)
+  d <- ncol(cv$sigma)
+  if (is.null(discount)) discount <- if (cv$n > d) 2 else "cv"
+  resolve_penalty(discount, cv$n, d, cv$x, mask, grid, folds, fixed = fixed,
+                  population = penalty_record("lambda", NA_real_, 0.001),
+                  exact_limit = exact_limit, call = call)
 }

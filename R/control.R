@@ -94,7 +94,7 @@
 #'   BIC that the refinement optimises, `k log(n) / (2 n)` per edge and per
 #'   sample ([bic_lambda()]); larger values give sparser graphs. A number, or
 #'   `"cv"` (default): chosen from `penalty_grid` by `penalty_folds`-fold
-#'   held-out log-likelihood of the graphs the order search learns on the
+#'   held-out log-likelihood of the graphs BOSS learns on the
 #'   other folds (see [select_penalty()]). The same argument of [boss()] has the same meaning.
 #'   With a covariance matrix instead of data, with no more rows than
 #'   variables (`n <= d`, where folds of `n / 5` rows tell the discounts
@@ -109,13 +109,8 @@
 #'   below 4 rows).
 #' @param refine The refinement's settings (used with `calm(refine =
 #'   "ges")`, the default): the result of [refine_control()] or a list of its
-#'   arguments. `NULL` (default): `refine_control()`'s defaults.
-#' @param refine_penalty,refine_gamma,refine_forward,refine_max_moves,refine_order,refine_order_starts,refine_exact_limit,refine_grow_ratio,refine_kicks,refine_kick_size,refine_empty_start,refine_order_all_pairs,refine_order_free_starts,refine_exact_max_d,refine_risk_starts,refine_risk_temperature,refine_risk_max_d
-#'   The same settings by their earlier names: [refine_control()]'s
-#'   arguments with the prefix `refine_` (`refine_kicks` is
-#'   `refine_control(kicks)`). `NULL` (default) takes the value from
-#'   `refine`; a value given here wins over it. The object stores them under
-#'   these names.
+#'   arguments. `NULL` (default): `refine_control()`'s defaults. The object
+#'   holds them as one field, `refine`, a `calm_refine_control` object.
 #' @param schedule `"short"` or `"long"` (see Description); `NULL`
 #'   (default) lets [calm()] choose: short when the refinement follows, long
 #'   when it does not or with `early_stop = FALSE`. Stored as the object's
@@ -147,21 +142,10 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          early_stop = TRUE, check_every = NULL, patience = NULL,
                          stop_tol = 1e-4, settle_rounds = 2, h_settle = NULL,
                          penalty_discount = "cv", penalty_grid = c(1.5, 2, 2.5, 3, 4), penalty_folds = 5,
-                         refine = NULL, refine_penalty = NULL, refine_gamma = NULL,
-                         refine_forward = NULL,
-                         refine_max_moves = NULL, refine_order = NULL,
-                         refine_order_starts = NULL, refine_exact_limit = NULL,
-                         refine_grow_ratio = NULL, refine_kicks = NULL, refine_kick_size = NULL,
-                         refine_empty_start = NULL, refine_order_all_pairs = NULL,
-                         refine_order_free_starts = NULL,
-                         refine_exact_max_d = NULL, refine_risk_starts = NULL,
-                         refine_risk_temperature = NULL, refine_risk_max_d = NULL,
-                         split_components = TRUE, schedule = NULL,
+                         refine = NULL, split_components = TRUE, schedule = NULL,
                          ...) {
   call <- environment()
   check_dots_empty(..., fn = "calm_control", call = call)
-  rf <- merge_refine_settings(refine, mget(paste0("refine_", refine_fields()), envir = call),
-                              call = call)
   auto <- is.null(schedule)
   schedule <- if (auto) {
     if (isTRUE(early_stop)) "short" else "long"
@@ -202,16 +186,12 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
     stop_tol = check_number(stop_tol, "stop_tol", lower = 0, call = call),
     settle_rounds = check_count(settle_rounds, "settle_rounds", min = 0, max = 1000, call = call),
     h_settle = check_number(h_settle, "h_settle", lower = 0, call = call),
-    refine_penalty = rf$refine_penalty,
-    refine_gamma = rf$refine_gamma,
     penalty_discount = check_penalty_discount(penalty_discount, call = call),
     penalty_grid = check_penalty_grid(penalty_grid, call = call),
     penalty_folds = check_penalty_folds(penalty_folds, call = call),
+    refine = refine_settings_arg(refine, call = call),
     split_components = check_flag(split_components, "split_components", call = call)
   )
-  # the refinement's other settings, in their place before split_components
-  ctrl <- append(ctrl, rf[setdiff(names(rf), c("refine_penalty", "refine_gamma"))],
-                 after = length(ctrl) - 1L)
   structure(ctrl, class = "calm_control",
             schedule = list(name = schedule, auto = auto, filled = filled))
 }
@@ -250,15 +230,19 @@ print.calm_control <- function(x, ...) {
   if (!is.null(sc)) {
     cat("schedule:", sc$name, if (isTRUE(sc$auto)) "(chosen by calm(): short with the refinement, long without)" else "", "\n")
   }
-  vals <- vapply(unclass(x), function(v) paste(format(v, digits = 6), collapse = ", "),
+  fields <- unclass(x)[setdiff(names(x), "refine")]
+  vals <- vapply(fields, function(v) paste(format(v, digits = 6), collapse = ", "),
                  character(1))
-  vals <- vals[names(vals) != "schedule"]
   print(data.frame(value = vals, row.names = names(vals)), right = FALSE)
+  if (!is.null(x[["refine"]])) {
+    cat("refine: ")
+    print(x[["refine"]])
+  }
   invisible(x)
 }
 
-# refine_penalty: "bic", "lambda1" or a non-negative number.
-check_refine_penalty <- function(x, arg = "refine_penalty", call) {
+# refine_control(penalty): "ebic", "bic", "lambda1" or a non-negative number.
+check_refine_penalty <- function(x, arg = "penalty", call) {
   if (is.character(x)) return(match_choice(x, c("ebic", "bic", "lambda1"), arg, call = call))
   check_number(x, arg, lower = 0, call = call)
 }
@@ -299,9 +283,6 @@ resolve_control <- function(control, dots, call = parent.frame()) {
       cli::cli_abort("Control parameter{?s} {.arg {twice}} {?is/are} given more than once.",
                      class = c("calm_error_argument", "calm_error"), call = call)
     }
-    # a refine_control() object in `...` replaces the control's refinement
-    # settings, except those also given by their flat names
-    if ("refine" %in% nm) args[setdiff(grep("^refine_", names(args), value = TRUE), nm)] <- NULL
     args[nm] <- dots
   }
   known <- names(formals(calm_control))
@@ -318,6 +299,18 @@ resolve_control <- function(control, dots, call = parent.frame()) {
                      class = c("calm_error_argument", "calm_error"), call = call)
     }
   )
+}
+
+# The calm_control() fields that only R reads: the penalty's choice, the
+# refinement's settings and the split by components. Every other field is
+# the optimizer's, and only those reach cpp_calm_fit().
+control_r_fields <- c("penalty_discount", "penalty_grid", "penalty_folds", "refine",
+                      "split_components")
+
+# The optimizer's fields of a calm_control() object, as the plain list
+# cpp_calm_fit() reads (it rejects a field it does not know).
+optimizer_control <- function(ctrl) {
+  unclass(ctrl)[setdiff(names(ctrl), control_r_fields)]
 }
 
 check_dots_empty <- function(..., fn, call = parent.frame()) {

@@ -1,7 +1,7 @@
 # The l1-inconsistency experiment (paper Section 3.2, Table 1): among the
 # d! regression DAGs that reproduce a population covariance exactly, how
 # often is the l1 norm smaller than the truth's, and what does the
-# minimum-l1 DAG look like? The order search runs in C++
+# minimum-l1 DAG look like? The order enumeration runs in C++
 # (src/permutations.cpp).
 
 #' Regression DAG of a variable order
@@ -132,7 +132,7 @@ l1_inconsistency <- function(n_graphs = 1000, d = 8, k = 1, edges = c("exact", "
   edges <- match_choice(edges, c("exact", "expected"), "edges", environment())
   check_number(zero_tol, "zero_tol", lower = 0)
   # noise variances spanning more than 1e12 make the population covariance
-  # singular to double precision, and the order search meaningless
+  # singular to double precision, and the order enumeration meaningless
   check_number(noise_ratio, "noise_ratio", lower = 1, upper = 1e12)
   if (!is.null(seed)) seed <- check_count(seed, "seed", max = .Machine$integer.max)
   run <- function() {

@@ -434,7 +434,7 @@ penalty_line <- function(x) {
 fit_lambda <- function(x) {
   s <- x[["settings"]]
   if (is.list(x[["refine"]]) && is.numeric(x[["refine"]][["lambda"]])) {
-    p <- s[["control"]][["refine_penalty"]]
+    p <- s[["control"]][["refine"]][["penalty"]]
     if (is.character(p) && !is.finite(x[["n"]] %||% Inf)) p <- "lambda1"
     what <- if (is.character(p)) sprintf("refinement, %s", if (p == "lambda1") p else toupper(p)) else "refinement"
     return(list(value = x[["refine"]][["lambda"]], what = what))
@@ -455,11 +455,11 @@ learned_line <- function(x) {
     notears = "continuous optimization (NOTEARS)", pc = "PC (pcalg)", ges = "GES (pcalg)",
     sem = "least squares on a given graph", x[["method"]])
   if (is.list(x[["refine"]])) {
-    mx <- x[["settings"]][["control"]][["refine_exact_max_d"]]
+    mx <- x[["settings"]][["control"]][["refine"]][["exact_max_d"]]
     exact <- is.numeric(mx) && nrow(x[["amat"]]) <= mx
     mv <- x[["refine"]][["moves"]]
     risk <- is.data.frame(mv) && any(mv$type == "risk")
-    stages <- paste0(stages, " + refinement (GES, order search", if (exact) ", exact search",
+    stages <- paste0(stages, " + refinement (GES, BOSS", if (exact) ", exact search",
                      if (risk) ", minimum expected SHD among local optima", ")")
   }
   status <- if (!isTRUE(x[["converged"]])) ", NOT converged" else ""

@@ -50,13 +50,13 @@ heldout_loglik <- function(dag, s, mu, test) {
       r <- r - centred[, pa, drop = FALSE] %*% beta
       v <- v - sum(s[j, pa] * beta)
     }
-    v <- max(v, 1e-12 * s[j, j])
+    v <- max(v, admissible_floor * s[j, j])
     total <- total - 0.5 * sum(log(2 * pi * v) + r^2 / v)
   }
   total
 }
 
-# One fold of the selection: the order search on the training rows at each
+# One fold of the selection: BOSS on the training rows at each
 # discount of `grid` (decreasing), the first from two random orders, each
 # later one from the order found at the previous discount, scored on the
 # held-out rows.
@@ -83,7 +83,7 @@ SELECTION_SPLITS <- 2L
 SELECTION_TIE_SE <- 0.5
 
 # Chooses the penalty discount from `grid` by `folds`-fold held-out
-# log-likelihood of the DAGs that the order search learns on the training
+# log-likelihood of the DAGs that BOSS learns on the training
 # rows, over `splits` random splits of the rows: the largest discount whose
 # mean held-out log-likelihood per row is within `tie_se` standard errors of
 # the best. `se` is the standard error over all folds of each discount's
@@ -144,7 +144,7 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL,
 #' (`calm_control(penalty_discount = "cv")`) and [boss()] with
 #' `penalty_discount = "cv"`. The rows are split at random into `folds`
 #' folds, `splits` times over. For each fold and each discount of `grid`, the
-#' order search of [boss()] learns a DAG on the other folds, and the DAG's
+#' search of [boss()] learns a DAG on the other folds, and the DAG's
 #' node-wise regressions, fitted on those folds, are scored by their
 #' Gaussian log-likelihood on the held-out fold. The choice is the largest
 #' discount whose mean held-out log-likelihood is within half a standard
@@ -158,6 +158,20 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL,
 #' order found at the previous (larger) one. The folds and the random start
 #' orders come from R's random number generator, so `set.seed()` reproduces
 #' the choice.
+#'
+#' **The learners' defaults.** One rule sets the penalty of every discrete
+#' search; only the default discount differs, each for a reason:
+#' - [calm()]: `"cv"` (this selection), the package's default;
+#' - [boss()]: 2 with more observations than variables, as Tetrad's BOSS, so
+#'   that it runs as published as a baseline, and the extended BIC with
+#'   `n <= d`, where discount 2 fits the noise;
+#' - [ges_pcalg()]: 1, pcalg's BIC, as pcalg runs it.
+#'
+#' Everywhere, `"cv"` falls back to the extended BIC ([ebic_lambda()])
+#' without data (a covariance matrix) or with `n <= d`, and a population
+#' covariance (`n = Inf`), which has no BIC, is scored with a fixed penalty
+#' per edge and sample: `calm_control(lambda1)` in [calm()], 0.001 in
+#' [boss()].
 #'
 #' @param x Data: a numeric matrix or data frame, one column per variable
 #'   (complete rows).
@@ -205,30 +219,52 @@ print.calm_penalty <- function(x, ...) {
   invisible(x)
 }
 
-# The penalty of the refinement's score (see calm_control()), as the record
-# a fit keeps. `x`: the data (NULL for a covariance); `mask`: the pairs the
-# selection's searches may join (NULL: no selection, see selection_mask()).
-refine_penalty_record <- function(ctrl, n, d, x, mask, call) {
-  p <- ctrl[["refine_penalty"]]
-  k <- ctrl[["penalty_discount"]]
-  if (is.numeric(p)) return(penalty_record("lambda", NA_real_, p))
-  if (!is.finite(n) || p == "lambda1") return(penalty_record("lambda1", NA_real_, ctrl[["lambda1"]]))
+# The one resolver of the discrete searches' penalty: calm()'s refinement,
+# boss() and ges_pcalg() call it and keep its record. In this order:
+# 1. `fixed`: a record the caller made of a penalty the user gave per edge
+#    and sample (boss(lambda1 = ), refine_control(penalty = <number>));
+# 2. a population covariance (n = Inf) has no BIC: `population`, the
+#    learner's own record (calm(): its lambda1; boss(): 0.001, see ?boss);
+# 3. `ebic = TRUE` (refine_control(penalty = "ebic")): the extended BIC;
+# 4. a number `discount`: the BIC at that discount;
+# 5. "cv": the discount chosen from `grid` by held-out log-likelihood when
+#    there are data `x`, a `mask` for the selection's searches, at least 2
+#    folds of 2 rows and more rows than variables (with n <= d, issue 36,
+#    the held-out choice swings between discounts from one draw of the folds
+#    to the next; the extended BIC does not);
+# 6. otherwise the extended BIC with `gamma`, made for many variables.
+resolve_penalty <- function(discount, n, d, x = NULL, mask = NULL, grid = NULL, folds = 5L,
+                            fixed = NULL, population = NULL, ebic = FALSE, gamma = 0.75,
+                            exact_limit = 14L, call = parent.frame()) {
+  if (!is.null(fixed)) return(fixed)
+  if (!is.finite(n)) return(population)
+  if (!ebic && is.numeric(discount)) return(penalty_record("fixed", discount, bic_lambda(n, discount)))
   # small data: as many folds as have 2 rows each; below 4 rows the extended BIC
-  folds <- min(ctrl[["penalty_folds"]], floor(n / 2))
-  # with n <= d (issue 36) the held-out choice swings between discounts
-  # from one draw of the folds to the next; the extended BIC does not
-  if (p == "bic" && identical(k, "cv") && !is.null(x) && !is.null(mask) && folds >= 2 && n > d) {
-    return(select_discount(x, ctrl[["penalty_grid"]], folds, mask, ctrl[["refine_exact_limit"]],
-                           call = call))
+  folds <- min(folds, floor(n / 2))
+  if (!ebic && !is.null(x) && !is.null(mask) && folds >= 2 && n > d) {
+    return(select_discount(x, grid, folds, mask, exact_limit, call = call))
   }
-  if (p == "bic" && is.numeric(k)) return(penalty_record("fixed", k, bic_lambda(n, k)))
-  lam <- ebic_lambda(n, max(d, 2), gamma = ctrl[["refine_gamma"]])
+  lam <- ebic_lambda(n, max(d, 2), gamma = gamma)
   penalty_record("ebic", attr(lam, "discount"), as.numeric(lam))
 }
 
-# The pairs the selection's order searches may join: all pairs when the
-# moral graph was estimated (as the refinement's order search, up to
-# refine_order_all_pairs variables), the fit's mask otherwise (a given moral
+# The penalty of calm()'s refinement (calm_control(penalty_discount) and
+# refine_control(penalty)), through resolve_penalty(). `x`: the data (NULL
+# for a covariance); `mask`: the pairs the selection's searches may join
+# (NULL: no selection, see selection_mask()).
+refine_penalty_record <- function(ctrl, n, d, x, mask, call) {
+  p <- ctrl[["refine"]][["penalty"]]
+  own <- penalty_record("lambda1", NA_real_, ctrl[["lambda1"]])
+  fixed <- if (is.numeric(p)) penalty_record("lambda", NA_real_, p) else if (p == "lambda1") own
+  resolve_penalty(ctrl[["penalty_discount"]], n, d, x, mask, ctrl[["penalty_grid"]],
+                  ctrl[["penalty_folds"]], fixed = fixed, population = own, ebic = p == "ebic",
+                  gamma = ctrl[["refine"]][["gamma"]],
+                  exact_limit = ctrl[["refine"]][["exact_limit"]], call = call)
+}
+
+# The pairs the selection's BOSS runs may join: all pairs when the
+# moral graph was estimated (as the refinement's BOSS, up to
+# refine_control(order_all_pairs) variables), the fit's mask otherwise (a given moral
 # graph, knowledge). NULL, for the extended BIC instead, above that many
 # variables with an estimated moral graph: searches inside it found worse
 # graphs in the folds and chose too small a discount (1000 variables, n =
@@ -237,7 +273,7 @@ refine_penalty_record <- function(ctrl, n, d, x, mask, call) {
 selection_mask <- function(mask, mo, kn, ctrl) {
   d <- ncol(mask)
   if (mo[["source"]] == "iamb" && is.null(kn)) {
-    if (d > ctrl[["refine_order_all_pairs"]]) return(NULL)
+    if (d > ctrl[["refine"]][["order_all_pairs"]]) return(NULL)
     return(matrix(1, d, d) - diag(d))
   }
   mask

@@ -1,19 +1,18 @@
 # refine_control(): the settings of calm()'s refinement (R/refine.R), one
-# validated object; calm_control() holds them as its refine_* fields.
+# validated object; calm_control() holds it as its field `refine`.
 
 #' Settings of calm()'s refinement
 #'
 #' The refinement (`calm(refine = "ges")`, the default) takes CALM's graph
 #' and improves it on calm's score ([score_dag()]): moves of greedy
 #' equivalence search (GES), GES from the empty graph, best order score
-#' search ([boss()]) with kicks, and, for small problems, the exact optimum
+#' search (BOSS, [boss()]) with kicks, and, for small problems, the exact optimum
 #' ([exact_search()]). Each stage's graph is kept only when it scores
 #' better, and every stage obeys background knowledge; a last step then
 #' chooses among local optima (see Details). Pass the result as
 #' `calm_control(refine = refine_control(...))`, or `calm(x, refine =
-#' refine_control(...))`. The same settings are still accepted by their
-#' older names, `refine_` followed by the argument's name, in
-#' [calm_control()] and [calm()] (`calm(x, refine_kicks = 0)`).
+#' refine_control(...))`; a fit keeps them in
+#' `fit$settings$control$refine`.
 #'
 #' The penalty discount and its choice from the data stay in
 #' [calm_control()] (`penalty_discount`, `penalty_grid`, `penalty_folds`).
@@ -35,30 +34,30 @@
 #'   knowledge: from the graph of the required edges) over all pairs, and
 #'   continue from the better of its result and the refined CALM graph
 #'   (default `TRUE`). The adjacencies it finds join the moral graph for the
-#'   order search.
-#' @param order Run the order search, BOSS, after the GES moves (default
+#'   BOSS.
+#' @param order Run BOSS after the GES moves (default
 #'   `TRUE`); its graph, refined by GES moves again, is kept when it scores
 #'   better.
-#' @param order_starts Number of start orders of the order search (default
+#' @param order_starts Number of start orders of BOSS (default
 #'   10): CALM's topological order, the refined graph's, and random orders
 #'   drawn with R's random number generator.
 #' @param order_all_pairs Up to this many variables (default 250), and up to
 #'   twice as many when there are no more observations than variables, the
-#'   order search considers every pair, not only the moral graph, when the
+#'   BOSS considers every pair, not only the moral graph, when the
 #'   moral graph was estimated with IAMB (the GES start from the empty graph
 #'   always does); a moral graph given by the user (or `"precision"`) is
 #'   always kept to.
 #' @param order_free_starts With a moral graph that must be kept to and at
-#'   most `order_all_pairs` variables, also start the order search from the
+#'   most `order_all_pairs` variables, also start BOSS from the
 #'   orders where the same starts end without the moral graph (default
 #'   `TRUE`); the result still keeps to the moral graph.
 #' @param exact_limit Nodes with at most this many candidate parents
-#'   (default 14, at most 20) get exact best parent sets in the order search;
+#'   (default 14, at most 20) get exact best parent sets in BOSS;
 #'   others use grow-shrink trees (`boss(exact_limit = )`).
-#' @param grow_ratio In `[0, 1]` (default 0.5): the order search runs its
+#' @param grow_ratio In `[0, 1]` (default 0.5): BOSS runs its
 #'   starts with the plain grow step and again with this grow ratio
 #'   (`boss(grow_ratio = )`), and keeps the better result; `1` runs them once.
-#' @param kicks Number of kicks after the order search's starts (default
+#' @param kicks Number of kicks after BOSS's starts (default
 #'   20; `0`: none): each moves `kick_size` variables of the best order to
 #'   random places and searches again, as `boss(kicks = )`.
 #' @param kick_size Variables moved by each kick (default 5).
@@ -66,7 +65,7 @@
 #'   refinement ends with the exact optimum of its score, kept when it scores
 #'   better; time and memory double with each variable (about 2 seconds and
 #'   100 MB at 20). `0` turns it off.
-#' @param risk_starts Number of further order searches from random orders
+#' @param risk_starts Number of further BOSS starts from random orders
 #'   (default 40; `0` turns the step off) whose local optima, with the
 #'   refined graph, are the candidates of the last step: the candidate with
 #'   the smallest expected structural Hamming distance to the others is
@@ -77,7 +76,7 @@
 #'   units (nats) has weight `exp(-D / risk_temperature)`.
 #' @param risk_max_d The step runs up to this many variables (default 150,
 #'   the largest size it was measured at): its searches cost about as much as
-#'   the order search before it, which on dense graphs of 200 variables takes
+#'   BOSS before it, which on dense graphs of 200 variables takes
 #'   minutes.
 #' @param ... Must be empty; catches misspelt arguments.
 #' @details
@@ -86,7 +85,7 @@
 #' of them is not the closest to the truth: the more thorough the search, the
 #' more it fits the noise of the sample in the orientation of weak edges. So
 #' the refinement does not simply return the best-scoring graph. It also
-#' runs the order search from `risk_starts` random orders, weighs each local
+#' runs BOSS from `risk_starts` random orders, weighs each local
 #' optimum (counted once per start that ends there) and the refined graph by
 #' `exp(-D / risk_temperature)`, and returns the candidate whose weighted
 #' sum of structural Hamming distances (between CPDAGs) to all candidates is
@@ -110,13 +109,13 @@ refine_control <- function(penalty = "bic", gamma = 0.75, forward = "auto", max_
   call <- environment()
   check_dots_empty(..., fn = "refine_control", call = call)
   values <- mget(refine_fields(), envir = call)
-  structure(check_refine_settings(values, prefix = "", call = call), class = "calm_refine_control")
+  structure(check_refine_settings(values, call = call), class = "calm_refine_control")
 }
 
 #' @export
 print.calm_refine_control <- function(x, ...) print_control_table(x, "refine_control")
 
-# refine_control()'s arguments, in the order calm_control() stores them.
+# refine_control()'s arguments, in the order the object stores them.
 refine_fields <- function() {
   c("penalty", "gamma", "forward", "max_moves", "order", "empty_start", "exact_max_d",
     "order_all_pairs", "order_free_starts", "order_starts", "exact_limit", "grow_ratio",
@@ -124,52 +123,41 @@ refine_fields <- function() {
 }
 
 # Checks the refinement's settings (a list named by refine_fields()); an
-# error names the argument as the user wrote it, `prefix` then the field.
-check_refine_settings <- function(x, prefix, call) {
-  a <- function(f) paste0(prefix, f)
+# error names the argument.
+check_refine_settings <- function(x, call) {
   list(
-    penalty = check_refine_penalty(x$penalty, arg = a("penalty"), call = call),
-    gamma = check_number(x$gamma, a("gamma"), lower = 0, call = call),
+    penalty = check_refine_penalty(x$penalty, arg = "penalty", call = call),
+    gamma = check_number(x$gamma, "gamma", lower = 0, call = call),
     forward = if (identical(x$forward, "auto")) "auto" else
-      check_flag(x$forward, a("forward"), call = call),
-    max_moves = check_count(x$max_moves, a("max_moves"), min = 0, max = 1e9, call = call),
-    order = check_flag(x$order, a("order"), call = call),
-    empty_start = check_flag(x$empty_start, a("empty_start"), call = call),
-    exact_max_d = check_count(x$exact_max_d, a("exact_max_d"), min = 0, max = 25, call = call),
-    order_all_pairs = check_count(x$order_all_pairs, a("order_all_pairs"), min = 0, max = 1e6,
+      check_flag(x$forward, "forward", call = call),
+    max_moves = check_count(x$max_moves, "max_moves", min = 0, max = 1e9, call = call),
+    order = check_flag(x$order, "order", call = call),
+    empty_start = check_flag(x$empty_start, "empty_start", call = call),
+    exact_max_d = check_count(x$exact_max_d, "exact_max_d", min = 0, max = 25, call = call),
+    order_all_pairs = check_count(x$order_all_pairs, "order_all_pairs", min = 0, max = 1e6,
                                   call = call),
-    order_free_starts = check_flag(x$order_free_starts, a("order_free_starts"), call = call),
-    order_starts = check_count(x$order_starts, a("order_starts"), min = 1, max = 1e4, call = call),
-    exact_limit = check_count(x$exact_limit, a("exact_limit"), min = 0, max = 20, call = call),
-    grow_ratio = check_number(x$grow_ratio, a("grow_ratio"), lower = 0, upper = 1, call = call),
-    kicks = check_count(x$kicks, a("kicks"), min = 0, max = 1e5, call = call),
-    kick_size = check_count(x$kick_size, a("kick_size"), min = 1, max = 1e4, call = call),
-    risk_starts = check_count(x$risk_starts, a("risk_starts"), min = 0, max = 1e4, call = call),
-    risk_temperature = check_number(x$risk_temperature, a("risk_temperature"), lower = 0,
+    order_free_starts = check_flag(x$order_free_starts, "order_free_starts", call = call),
+    order_starts = check_count(x$order_starts, "order_starts", min = 1, max = 1e4, call = call),
+    exact_limit = check_count(x$exact_limit, "exact_limit", min = 0, max = 20, call = call),
+    grow_ratio = check_number(x$grow_ratio, "grow_ratio", lower = 0, upper = 1, call = call),
+    kicks = check_count(x$kicks, "kicks", min = 0, max = 1e5, call = call),
+    kick_size = check_count(x$kick_size, "kick_size", min = 1, max = 1e4, call = call),
+    risk_starts = check_count(x$risk_starts, "risk_starts", min = 0, max = 1e4, call = call),
+    risk_temperature = check_number(x$risk_temperature, "risk_temperature", lower = 0,
                                     lower_open = TRUE, call = call),
-    risk_max_d = check_count(x$risk_max_d, a("risk_max_d"), min = 0, max = 1e6, call = call)
+    risk_max_d = check_count(x$risk_max_d, "risk_max_d", min = 0, max = 1e6, call = call)
   )
 }
 
-# calm_control()'s refine_* fields from its `refine` argument (a
-# refine_control() object, a list of its arguments or NULL) and the old flat
-# arguments (`flat`, named refine_*, NULL where not given), which win.
-merge_refine_settings <- function(refine, flat, call) {
-  if (is.null(refine)) {
-    refine <- refine_control()
-  } else if (!inherits(refine, "calm_refine_control")) {
-    if (!is.list(refine) || (length(refine) && (is.null(names(refine)) ||
-                                                !all(names(refine) %in% refine_fields())))) {
-      abort_arg("refine", "must be the result of {.fn refine_control} or a list of its arguments by name.",
-                call = call)
-    }
-    refine <- do.call(refine_control, refine)
+# calm_control(refine): a refine_control() object, a list of its arguments
+# or NULL (its defaults), as a refine_control() object.
+refine_settings_arg <- function(refine, call) {
+  if (is.null(refine)) return(refine_control())
+  if (inherits(refine, "calm_refine_control")) return(refine)
+  if (!is.list(refine) || (length(refine) && (is.null(names(refine)) ||
+                                              !all(names(refine) %in% refine_fields())))) {
+    abort_arg("refine", "must be the result of {.fn refine_control} or a list of its arguments by name.",
+              call = call)
   }
-  given <- flat[!vapply(flat, is.null, logical(1))]
-  values <- unclass(refine)
-  if (length(given)) {
-    values[sub("^refine_", "", names(given))] <- given
-    values <- check_refine_settings(values, prefix = "refine_", call = call)
-  }
-  stats::setNames(values[refine_fields()], paste0("refine_", refine_fields()))
+  do.call(refine_control, refine)
 }

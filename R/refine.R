@@ -4,13 +4,16 @@
 # (src/exact_search.cpp).
 
 # Tolerances and budgets shared by the searches: a move or a new graph must
-# improve the score by more than `score_tol` to count; the order search makes
+# improve the score by more than `score_tol` to count; BOSS makes
 # at most `order_search_max_sweeps` passes per start; the refinement's exact
 # search runs only when its tables fit in `exact_search_budget` bytes.
 score_tol <- 1e-10
+# The relative residual variance below which a regression is exact, hence
+# not scored (LocalScore::kAdmissibleFloor in src/local_score.h).
+admissible_floor <- 1e-12
 order_search_max_sweeps <- 100L
 exact_search_budget <- 2 * 1024^3
-# The order search's caches (grow-shrink trees, local scores) are emptied
+# BOSS's caches (grow-shrink trees, local scores) are emptied
 # and rebuilt when they hold more than `search_cache_budget` bytes: on dense
 # graphs they grew to several GB. Results do not depend on it.
 search_cache_budget <- 1024^3
@@ -41,11 +44,11 @@ ges_moves <- function(sigma, cpdag, lambda, allowed, options, kn = NULL, max_par
 # minimum-risk choice among local optima (R/risk.R), which may return a
 # graph that scores slightly worse.
 # `mask`: the moral graph (symmetric 0/1). `extend`: the moral graph was
-# estimated (IAMB), so the GES start and the order search may look beyond
+# estimated (IAMB), so the GES start and BOSS may look beyond
 # it; a moral graph the user gave (or the exact one of a population
 # covariance) is respected.
 refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, kn = NULL) {
-  forward <- ctrl$refine_forward
+  forward <- ctrl$refine$forward
   if (identical(forward, "auto")) forward <- !is.finite(n)
   t0 <- proc.time()[["elapsed"]]
   ctx <- refine_context(sigma, mask, lambda, ctrl, n, extend, kn, forward)
@@ -56,9 +59,9 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   # and the pairs that may be adjacent (the stages may widen them)
   state <- list(cpdag = r$cpdag, score = r$score_after, moves = moves_frame(r$moves, ctx$nm),
                 allowed = ctx$allowed)
-  if (isTRUE(ctrl$refine_empty_start)) state <- refine_from_empty(ctx, state)
-  if (isTRUE(ctrl$refine_order)) state <- refine_by_order(ctx, state, dag)
-  if (ctx$d <= ctrl$refine_exact_max_d) state <- refine_exact(ctx, state)
+  if (isTRUE(ctrl$refine$empty_start)) state <- refine_from_empty(ctx, state)
+  if (isTRUE(ctrl$refine$order)) state <- refine_by_order(ctx, state, dag)
+  if (ctx$d <= ctrl$refine$exact_max_d) state <- refine_exact(ctx, state)
   score_best <- state$score
   state <- refine_min_risk(ctx, state)
   nm <- ctx$nm
@@ -99,7 +102,7 @@ refine_context <- function(sigma, mask, lambda, ctrl, n, extend, kn, forward) {
 
 # GES moves of the refinement from the CPDAG `cp` inside `allowed`.
 refine_ges <- function(ctx, cp, allowed, forward = ctx$forward) {
-  ges_moves(ctx$sigma, cp, ctx$lambda, allowed, ges_options(forward, ctx$ctrl$refine_max_moves),
+  ges_moves(ctx$sigma, cp, ctx$lambda, allowed, ges_options(forward, ctx$ctrl$refine$max_moves),
             ctx$kn, ctx$mp)
 }
 
@@ -112,7 +115,7 @@ stage_move <- function(type, what, delta) {
 # A second start that does not depend on the continuous phase: greedy
 # equivalence search from the empty graph (the required edges, under
 # knowledge) over all pairs; the better-scoring graph is kept, and the edges
-# it finds join the pairs the order search may use.
+# it finds join the pairs BOSS may use.
 refine_from_empty <- function(ctx, state) {
   # unrestricted (when extend): IAMB at n = 1000 misses true moral edges that
   # GES finds; at d = 1000 this takes seconds (insertions kept between moves)
@@ -128,16 +131,16 @@ refine_from_empty <- function(ctx, state) {
   state
 }
 
-# How many variables the order search may have and still look beyond an
+# How many variables BOSS may have and still look beyond an
 # estimated moral graph: on dense graphs the IAMB moral graph at n = 1000
 # misses many true edges, and with n <= d its tests have little power (at
 # d = 300, n = 150 the masked search ended 10, 7 and 2 marks further from
 # the truth than the search over all pairs on three data sets).
 order_all_pairs_limit <- function(ctrl, n, d) {
-  if (n <= d) 2 * ctrl$refine_order_all_pairs else ctrl$refine_order_all_pairs
+  if (n <= d) 2 * ctrl$refine$order_all_pairs else ctrl$refine$order_all_pairs
 }
 
-# Whether the order searches of the refinement (and of its last step, see
+# Whether the BOSS runs of the refinement (and of its last step, see
 # R/risk.R) look at every pair rather than only the moral graph: when it was
 # estimated and d is within order_all_pairs_limit().
 order_over_all_pairs <- function(ctx) {
@@ -159,13 +162,13 @@ refine_by_order <- function(ctx, state, dag) {
   if (os$score < state$score - score_tol) {
     r2 <- refine_ges(ctx, os$cpdag, state$allowed)
     if (r2$score_after < state$score - score_tol) {
-      ratios <- if (ctrl$refine_grow_ratio < 1) {
-        sprintf(" at grow ratios 1 and %g", ctrl$refine_grow_ratio)
+      ratios <- if (ctrl$refine$grow_ratio < 1) {
+        sprintf(" at grow ratios 1 and %g", ctrl$refine$grow_ratio)
       } else {
         ""
       }
       n_kicks <- os$kicks_improved
-      if (n_kicks > 0) ratios <- sprintf("%s, then %d of %d kicks", ratios, n_kicks, ctrl$refine_kicks)
+      if (n_kicks > 0) ratios <- sprintf("%s, then %d of %d kicks", ratios, n_kicks, ctrl$refine$kicks)
       state$moves <- rbind(state$moves,
                            stage_move("order", sprintf("BOSS, best of %d starts%s", length(starts),
                                                        ratios), os$score - state$score),
@@ -181,11 +184,11 @@ refine_by_order <- function(ctx, state, dag) {
 # `mask`, with or without backward equivalence search, at one grow ratio.
 refine_boss <- function(ctx, mask, starts, bes, ratio) {
   boss_search(ctx$sigma, mask, ctx$lambda, starts, order_search_max_sweeps,
-              ctx$ctrl$refine_exact_limit, bes, ratio, kn = ctx$kn, max_parents = ctx$mp)
+              ctx$ctrl$refine$exact_limit, bes, ratio, kn = ctx$kn, max_parents = ctx$mp)
 }
 
-# The start orders of the order search: CALM's, the current graph's and
-# random ones up to refine_order_starts. With a given moral graph the search
+# The start orders of BOSS: CALM's, the current graph's and
+# random ones up to refine_control(order_starts). With a given moral graph the search
 # keeps to it, but its landscape is rugged there: on dense graphs orders
 # close to a true one give graphs that need edges outside the mask. More
 # starts then: the orders where the same starts end in a search over all
@@ -195,10 +198,10 @@ refine_order_starts <- function(ctx, state, dag) {
   d <- ctx$d
   dag_now <- member_dag(state$cpdag, ctx$kn)
   starts <- unique(list(cpp_topological_order(dag), cpp_topological_order(dag_now)))
-  starts <- c(starts, lapply(seq_len(max(0L, ctrl$refine_order_starts - length(starts))),
+  starts <- c(starts, lapply(seq_len(max(0L, ctrl$refine$order_starts - length(starts))),
                              function(i) sample.int(d)))
   allowed <- state$allowed
-  if (!ctx$extend && isTRUE(ctrl$refine_order_free_starts) && d <= ctrl$refine_order_all_pairs &&
+  if (!ctx$extend && isTRUE(ctrl$refine$order_free_starts) && d <= ctrl$refine$order_all_pairs &&
       any(allowed[row(allowed) != col(allowed)] == 0)) {
     free <- refine_boss(ctx, ctx$complete, matrix(unlist(starts), nrow = d), FALSE, 1)
     starts <- unique(c(starts, lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])))
@@ -206,8 +209,8 @@ refine_order_starts <- function(ctx, state, dag) {
   starts
 }
 
-# The order search from `starts` inside `order_mask`: with the plain grow
-# step and, unless refine_grow_ratio is 1, again with the longer one; the
+# BOSS from `starts` inside `order_mask`: with the plain grow
+# step and, unless refine_control(grow_ratio) is 1, again with the longer one; the
 # better result is kept (ties: the plain one; neither ratio's landscape is
 # better on every graph). Then kicks: a few nodes of the best order so far
 # moved to random places and the search run again from there, alternating
@@ -217,16 +220,16 @@ refine_best_order <- function(ctx, order_mask, starts) {
   start_mat <- matrix(unlist(starts), nrow = ctx$d)
   os <- refine_boss(ctx, order_mask, start_mat, TRUE, 1)
   os_ratio <- 1
-  if (ctrl$refine_grow_ratio < 1) {
-    os_grow <- refine_boss(ctx, order_mask, start_mat, TRUE, ctrl$refine_grow_ratio)
+  if (ctrl$refine$grow_ratio < 1) {
+    os_grow <- refine_boss(ctx, order_mask, start_mat, TRUE, ctrl$refine$grow_ratio)
     if (os_grow$score < os$score - score_tol) {
       os <- os_grow
-      os_ratio <- ctrl$refine_grow_ratio
+      os_ratio <- ctrl$refine$grow_ratio
     }
   }
   kick_search(os, ctx$sigma, order_mask, ctx$lambda, order_search_max_sweeps,
-              ctrl$refine_exact_limit, TRUE, os_ratio, ctrl$refine_kicks,
-              ctrl$refine_kick_size, unique(c(1, ctrl$refine_grow_ratio)), kn = ctx$kn,
+              ctrl$refine$exact_limit, TRUE, os_ratio, ctrl$refine$kicks,
+              ctrl$refine$kick_size, unique(c(1, ctrl$refine$grow_ratio)), kn = ctx$kn,
               max_parents = ctx$mp)
 }
 

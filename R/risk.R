@@ -2,7 +2,7 @@
 # local optima of the score. On data with weak effects many graphs score
 # within a few log-likelihood units of the best, and the best-scoring one
 # fits the noise of the sample in the orientation of weak edges. The step
-# runs the order search from random orders, weighs each start's local
+# runs BOSS from random orders, weighs each start's local
 # optimum and the refined graph by exp(-D / temperature), D its score above
 # the best in log-likelihood units, and keeps the candidate with the
 # smallest weighted sum of structural Hamming distances (CPDAGs) to all
@@ -28,10 +28,10 @@ min_risk_index <- function(states, scores, n, temperature) {
 }
 
 # Whether the step runs: asked for, finite n above d, and at most
-# refine_risk_max_d variables.
+# refine_control(risk_max_d) variables.
 min_risk_applies <- function(ctx) {
-  ctx$ctrl$refine_risk_starts > 0 && is.finite(ctx$n) && ctx$n > ctx$d &&
-    ctx$d <= ctx$ctrl$refine_risk_max_d
+  ctx$ctrl$refine$risk_starts > 0 && is.finite(ctx$n) && ctx$n > ctx$d &&
+    ctx$d <= ctx$ctrl$refine$risk_max_d
 }
 
 # The step itself on the refinement's state (see refine_dag()): the random
@@ -40,16 +40,16 @@ refine_min_risk <- function(ctx, state) {
   if (!min_risk_applies(ctx)) return(state)
   ctrl <- ctx$ctrl
   mask <- if (order_over_all_pairs(ctx)) ctx$complete else state$allowed
-  starts <- vapply(seq_len(ctrl$refine_risk_starts), function(i) sample.int(ctx$d),
+  starts <- vapply(seq_len(ctrl$refine$risk_starts), function(i) sample.int(ctx$d),
                    integer(ctx$d))
   r <- boss_search(ctx$sigma, mask, ctx$lambda, starts,
-                   order_search_max_sweeps, ctrl$refine_exact_limit, TRUE, 1, kn = ctx$kn,
+                   order_search_max_sweeps, ctrl$refine$exact_limit, TRUE, 1, kn = ctx$kn,
                    max_parents = ctx$mp, keep_graphs = TRUE)
   graphs <- c(list(state$cpdag), r$start_cpdags)
   scores <- c(state$score, r$starts$score)
   states <- matrix(vapply(graphs, pair_states, integer(ctx$d * (ctx$d - 1L) / 2L)),
                    ncol = length(graphs))
-  i <- min_risk_index(states, scores, ctx$n, ctrl$refine_risk_temperature)
+  i <- min_risk_index(states, scores, ctx$n, ctrl$refine$risk_temperature)
   if (i > 1L) {
     what <- sprintf("minimum expected SHD among %d local optima", length(graphs))
     state$moves <- rbind(state$moves, stage_move("risk", what, scores[i] - state$score))

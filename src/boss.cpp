@@ -24,8 +24,95 @@ void apply_kick(std::vector<int>& order, const Kick& kick) {
   }
 }
 
-// About 80 lines: the starts and the kicks share the search objects, the BES
-// settings and the best result so far, and read best as one loop after the other.
+namespace {
+
+// The cache budget is shared by the search objects alive at once: the
+// starts' one, and one per other grow ratio of the kicks.
+std::size_t searches_alive(const BossOptions& opt, const std::vector<Kick>& kicks) {
+  std::size_t n_searches = 1;
+  if (!kicks.empty()) {
+    std::vector<double> other;
+    for (double r : opt.kick_grow_ratios)
+      if (r != opt.grow_ratio && std::find(other.begin(), other.end(), r) == other.end())
+        other.push_back(r);
+    n_searches += other.size();
+  }
+  return n_searches;
+}
+
+// The pruning of an order search's result: backward equivalence search
+// (Delete moves only), under the knowledge.
+GesOptions bes_options(const BossOptions& opt, const Knowledge* kn) {
+  GesOptions bes;
+  bes.forward = false;
+  bes.backward = true;
+  bes.turning = false;
+  bes.tol = opt.tol;
+  bes.knowledge = kn && !kn->empty() ? kn : nullptr;
+  return bes;
+}
+
+// An order search's result as a CPDAG and its score, pruned by BES when
+// asked.
+struct Finish {
+  LocalScore& score;
+  const IntMatrix& allowed;
+  const GesOptions& bes;
+  bool prune;
+  const std::function<void()>& interrupt;
+
+  void operator()(const OrderSearchResult& r, IntMatrix& cpdag, double& s, int& bes_moves) const {
+    cpdag = dag_to_cpdag(r.dag);
+    s = r.score;
+    bes_moves = 0;
+    if (prune) {
+      GesResult g = ges_refine(cpdag, score, allowed, bes, interrupt);
+      cpdag = g.cpdag;
+      s = g.score_after;
+      bes_moves = static_cast<int>(g.moves.size());
+    }
+  }
+};
+
+// The kicks, each from the best order so far, with its own search object
+// per grow ratio (so each keeps its own trees; the starts' one serves their
+// own ratio); a better-scoring result replaces `best`.
+void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
+               const Knowledge* kn, std::size_t budget, OrderSearch& search, const Finish& finish,
+               const std::function<void()>& interrupt, const std::vector<Kick>& kicks,
+               BossResult& best) {
+  std::map<double, std::unique_ptr<OrderSearch>> others;
+  auto search_for = [&](double ratio) -> OrderSearch& {
+    if (ratio == opt.grow_ratio) return search;
+    auto it = others.find(ratio);
+    if (it == others.end())
+      it = others.emplace(ratio, std::make_unique<OrderSearch>(score, allowed, opt.exact_limit,
+                                                               ratio, interrupt, kn, budget)).first;
+    return *it->second;
+  };
+  const std::vector<double>& ratios = opt.kick_grow_ratios;
+  for (std::size_t k = 0; k < kicks.size(); ++k) {
+    std::vector<int> order = best.order;
+    apply_kick(order, kicks[k]);
+    const double ratio = ratios.empty() ? opt.grow_ratio : ratios[k % ratios.size()];
+    OrderSearchResult r = search_for(ratio).run(order, opt.max_sweeps, opt.tol);
+    IntMatrix cpdag;
+    double s = 0;
+    int bes_moves = 0;
+    finish(r, cpdag, s, bes_moves);
+    best.kick_scores.push_back(s);
+    if (s < best.score - opt.tol) {
+      best.score = s;
+      best.cpdag = cpdag;
+      best.order = r.order;
+      ++best.kicks_improved;
+    }
+  }
+  for (const auto& o : others) best.cache_clears += o.second->cache_clears();
+}
+
+}  // namespace
+
 BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
                        const std::vector<std::vector<int>>& starts, const BossOptions& opt,
                        const std::function<void()>& interrupt, const std::vector<Kick>& kicks) {
@@ -35,36 +122,11 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
   const Knowledge* kn = opt.knowledge && !(opt.knowledge->empty() && opt.knowledge->precedes.size() == 0)
                             ? opt.knowledge
                             : nullptr;
-  // the budget is shared by the search objects alive at once: this one and
-  // one per other grow ratio of the kicks
-  std::size_t n_searches = 1;
-  if (!kicks.empty()) {
-    std::vector<double> other;
-    for (double r : opt.kick_grow_ratios)
-      if (r != opt.grow_ratio && std::find(other.begin(), other.end(), r) == other.end())
-        other.push_back(r);
-    n_searches += other.size();
-  }
-  const std::size_t budget = static_cast<std::size_t>(opt.cache_budget / n_searches);
+  const std::size_t budget =
+      static_cast<std::size_t>(opt.cache_budget / searches_alive(opt, kicks));
   OrderSearch search(score, allowed, opt.exact_limit, opt.grow_ratio, interrupt, kn, budget);
-  GesOptions bes;
-  bes.forward = false;
-  bes.backward = true;
-  bes.turning = false;
-  bes.tol = opt.tol;
-  bes.knowledge = kn && !kn->empty() ? kn : nullptr;
-  // the order search's result, pruned by BES when asked
-  auto finish = [&](const OrderSearchResult& r, IntMatrix& cpdag, double& s, int& bes_moves) {
-    cpdag = dag_to_cpdag(r.dag);
-    s = r.score;
-    bes_moves = 0;
-    if (opt.bes) {
-      GesResult g = ges_refine(cpdag, score, allowed, bes, interrupt);
-      cpdag = g.cpdag;
-      s = g.score_after;
-      bes_moves = static_cast<int>(g.moves.size());
-    }
-  };
+  const GesOptions bes = bes_options(opt, kn);
+  const Finish finish{score, allowed, bes, opt.bes, interrupt};
   BossResult best;
   for (std::size_t k = 0; k < starts.size(); ++k) {
     OrderSearchResult r = search.run(starts[k], opt.max_sweeps, opt.tol);
@@ -87,37 +149,7 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
       best.order = r.order;
     }
   }
-  if (!kicks.empty()) {
-    // one search object per grow ratio, so each keeps its own trees
-    std::map<double, std::unique_ptr<OrderSearch>> others;
-    auto search_for = [&](double ratio) -> OrderSearch& {
-      if (ratio == opt.grow_ratio) return search;
-      auto it = others.find(ratio);
-      if (it == others.end())
-        it = others.emplace(ratio, std::make_unique<OrderSearch>(score, allowed, opt.exact_limit,
-                                                                 ratio, interrupt, kn, budget)).first;
-      return *it->second;
-    };
-    const std::vector<double>& ratios = opt.kick_grow_ratios;
-    for (std::size_t k = 0; k < kicks.size(); ++k) {
-      std::vector<int> order = best.order;
-      apply_kick(order, kicks[k]);
-      const double ratio = ratios.empty() ? opt.grow_ratio : ratios[k % ratios.size()];
-      OrderSearchResult r = search_for(ratio).run(order, opt.max_sweeps, opt.tol);
-      IntMatrix cpdag;
-      double s = 0;
-      int bes_moves = 0;
-      finish(r, cpdag, s, bes_moves);
-      best.kick_scores.push_back(s);
-      if (s < best.score - opt.tol) {
-        best.score = s;
-        best.cpdag = cpdag;
-        best.order = r.order;
-        ++best.kicks_improved;
-      }
-    }
-    for (const auto& o : others) best.cache_clears += o.second->cache_clears();
-  }
+  if (!kicks.empty()) run_kicks(score, allowed, opt, kn, budget, search, finish, interrupt, kicks, best);
   best.cache_clears += search.cache_clears();
   if (bes.knowledge ? !knowledge_extension(best.cpdag, *kn, best.dag)
                     : !pdag_extension(best.cpdag, best.dag))

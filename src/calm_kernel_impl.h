@@ -159,54 +159,16 @@ class Kernel final : public KernelBase {
     adam_update(p, mm, vv, g, beta1, beta2, step, c2, eps);
   }
 
-  // Longer than 80 lines on purpose: this is the per-step hot path (gate
-  // forward, score, acyclicity, gate backward), whose stages share the
-  // entry buffers and are compiled twice (generic and AVX2); each stage is
-  // a few lines between comments, and the heavy parts (score_block,
-  // poly_block, exp_block) are functions of their own.
+  // The per-step hot path: gate forward, score and acyclicity per block,
+  // gate backward. Each gate's forward and backward pass are side by side
+  // in calm_kernel_gates.h, so that a gate changes in one place.
   void evaluate(const double* theta, const double* weight, const double* noise, double coef,
                 bool quadratic, double* grad_theta, double* grad_weight,
                 KernelValue* value) override {
     const bool want_grad = grad_weight != nullptr;
     Eigen::Map<const Arr> P(weight, m_);
-    double sparsity = 0.0;
-    // Gate forward: a_ = A on the entries, b_ = B, h_a_ = what h() sees.
-    switch (gate_.type) {
-      case Gate::gumbel: {
-        Eigen::Map<const Arr> U(theta, m_);
-        z_ = (U * (-1.0 / gate_.tau)).exp();
-        if (noise) z_ *= Eigen::Map<const Arr>(noise, m_);
-        // a = 1 / (1 + z) and 1 - a = 1 / (1 + 1 / z) stay accurate, and
-        // finite, for z = 0 and z = inf (|U| large).
-        a_ = (1.0 + z_).inverse();
-        oma_ = (1.0 + z_.inverse()).inverse();
-        sparsity = lambda1_ * a_.sum();
-        b_ = a_ * P;
-        h_a_ = a_;
-        break;
-      }
-      case Gate::stg: {
-        Eigen::Map<const Arr> mu(theta, m_);
-        z_ = mu;
-        if (noise) z_ += Eigen::Map<const Arr>(noise, m_);
-        a_ = z_.max(0.0).min(1.0);
-        oma_ = ((z_ > 0.0) && (z_ < 1.0)).template cast<double>();  // d clamp / d mu
-        double pen = 0.0;
-        const double scale = 1.0 / (gate_.stg_sigma * std::sqrt(2.0));
-        for (int e = 0; e < m_; ++e) pen += 0.5 * std::erfc(-mu(e) * scale);
-        sparsity = lambda1_ * pen;
-        b_ = a_ * P;
-        h_a_ = a_;
-        break;
-      }
-      case Gate::tanh: {
-        for (int e = 0; e < m_; ++e) z_(e) = std::tanh(gate_.tanh_c * std::abs(P(e)));
-        sparsity = lambda1_ * z_.sum();
-        b_ = P;
-        h_a_ = P.square();
-        break;
-      }
-    }
+    // a_ = A on the entries, b_ = B, h_a_ = what h() sees
+    const double sparsity = gate_forward(theta, noise, P);
 
     double score = const_score_;
     double h = 0.0;
@@ -233,48 +195,28 @@ class Kernel final : public KernelBase {
     value->constraint = constraint;
     value->objective = score + sparsity + constraint;
     if (!want_grad) return;
-
-    // Chain rule back to the free parameters.
-    const double dcoef = quadratic ? coef * h : coef;
-    Eigen::Map<Arr> gw(grad_weight, m_);
-    switch (gate_.type) {
-      case Gate::gumbel: {
-        gw = g_b_ * a_;
-        if (grad_theta) {
-          Eigen::Map<Arr> gt(grad_theta, m_);
-          gt = (g_b_ * P + lambda1_ + dcoef * g_h_) * a_ * oma_ * (1.0 / gate_.tau);
-        }
-        break;
-      }
-      case Gate::stg: {
-        gw = g_b_ * a_;
-        if (grad_theta) {
-          Eigen::Map<Arr> gt(grad_theta, m_);
-          Eigen::Map<const Arr> mu(theta, m_);
-          gt = (g_b_ * P + dcoef * g_h_) * oma_;
-          const double s = gate_.stg_sigma;
-          const double k = lambda1_ / (s * 2.5066282746310002);  // sqrt(2 pi)
-          for (int e = 0; e < m_; ++e) {
-            const double x = mu(e) / s;
-            gt(e) += k * std::exp(-0.5 * x * x);
-          }
-        }
-        break;
-      }
-      case Gate::tanh: {
-        const double kc = lambda1_ * gate_.tanh_c;
-        for (int e = 0; e < m_; ++e) {
-          const double t = z_(e);
-          const double sgn = P(e) > 0 ? 1.0 : (P(e) < 0 ? -1.0 : 0.0);
-          gw(e) = g_b_(e) + kc * (1.0 - t * t) * sgn + dcoef * g_h_(e) * 2.0 * P(e);
-        }
-        if (grad_theta) Eigen::Map<Arr>(grad_theta, m_).setZero();
-        break;
-      }
-    }
+    // chain rule back to the free parameters
+    gate_backward(theta, P, quadratic ? coef * h : coef, grad_theta, grad_weight);
   }
 
  private:
+  // The gates' forward passes fill a_, oma_, z_, b_ and h_a_ from the
+  // parameters and return the sparsity penalty; the backward passes take
+  // g_b_ and g_h_ (the score's and h's gradients wrt B and h's input) back
+  // to the weights and the gate parameters (calm_kernel_gates.h).
+  double gate_forward(const double* theta, const double* noise, const Eigen::Map<const Arr>& P);
+  void gate_backward(const double* theta, const Eigen::Map<const Arr>& P, double dcoef,
+                     double* grad_theta, double* grad_weight);
+  double gumbel_forward(const double* theta, const double* noise, const Eigen::Map<const Arr>& P);
+  void gumbel_backward(const Eigen::Map<const Arr>& P, double dcoef, double* grad_theta,
+                       double* grad_weight);
+  double stg_forward(const double* theta, const double* noise, const Eigen::Map<const Arr>& P);
+  void stg_backward(const double* theta, const Eigen::Map<const Arr>& P, double dcoef,
+                    double* grad_theta, double* grad_weight);
+  double tanh_forward(const Eigen::Map<const Arr>& P);
+  void tanh_backward(const Eigen::Map<const Arr>& P, double dcoef, double* grad_theta,
+                     double* grad_weight);
+
   // Blocks of at least this many nodes have their matrix products, the
   // triangular solve of W's inverse and the selected last product split by
   // columns (entries) among the team's threads. Below it the hand-overs cost
@@ -532,7 +474,8 @@ class Kernel final : public KernelBase {
     }
   }
 
-  // About 95 lines, 20 of them the derivation of the selected last product.
+  // h of one block (poly), its gradient wrt A into g_h_ (see the
+  // derivation below).
   double poly_block(Block& bk, bool want_grad) {
     const int ne = bk.ne;
     const double* ha = h_a_.data() + bk.e0;
@@ -540,7 +483,6 @@ class Kernel final : public KernelBase {
     double* nval = g_h_.data() + bk.e0;
     for (int k = 0; k < ne; ++k) nval[k] = ha[k] * inv_d_;
     const int* lin = bk.lin.data();
-    const int* lin_t = bk.lin_t.data();
     if (bk.full) {
       scatter_full(bk, nval, 1.0, 1.0, bk.X);
     } else {
@@ -578,9 +520,31 @@ class Kernel final : public KernelBase {
     int top = 0;
     while ((p >> (top + 1)) > 0) ++top;
     const bool select = !bk.full && top >= 2;
+    power_x(bk, nval, p, top, select ? 1 : 0);
+    if (bk.full) {
+      // tr(X^d) = tr(R X) = sum(R^T * X); dh/dA_rc = (R^T)_rc
+      bk.tmp = bk.R.transpose();
+      const double tr_full = (bk.tmp.array() * bk.X.array()).sum();
+      if (want_grad) gather_full(bk, bk.tmp, nval);
+      return tr_full - static_cast<double>(bk.n);
+    }
+    if (select) return selected_trace(bk, nval, p, want_grad);
+    // tr(X^d) = tr(R X) = tr(R) + sum_e R_ce N_rc
+    const int* lin_t = bk.lin_t.data();
+    const double* rr = bk.R.data();
+    double tr = bk.R.trace();
+    for (int k = 0; k < ne; ++k) tr += rr[lin_t[k]] * nval[k];
+    if (want_grad)
+      for (int k = 0; k < ne; ++k) nval[k] = rr[lin_t[k]];
+    return tr - static_cast<double>(bk.n);
+  }
+
+  // bk.R = X^(p >> last): left-to-right binary powering over the bits of p
+  // from `top` (its highest) down to `last`.
+  void power_x(Block& bk, const double* nval, int p, int top, int last) {
     bk.R = bk.X;
     bool is_x = true;
-    for (int bit = top - 1; bit >= (select ? 1 : 0); --bit) {
+    for (int bit = top - 1; bit >= last; --bit) {
       if (is_x && bk.sparse) {
         square_x(bk, bk.X, bk.tmp, nval);
       } else {
@@ -593,36 +557,25 @@ class Kernel final : public KernelBase {
         bk.R.swap(bk.tmp);
       }
     }
-    if (bk.full) {
-      // tr(X^d) = tr(R X) = sum(R^T * X); dh/dA_rc = (R^T)_rc
-      bk.tmp = bk.R.transpose();
-      const double tr_full = (bk.tmp.array() * bk.X.array()).sum();
-      if (want_grad) gather_full(bk, bk.tmp, nval);
-      return tr_full - static_cast<double>(bk.n);
+  }
+
+  // poly_block's selected last product: bk.R holds H. With Ht = H^T:
+  // R_ce = Ht.col(c) . H'.col(r) and tr(R) = sum(Ht * H'); returns h, and
+  // the gradient into nval when asked.
+  double selected_trace(Block& bk, double* nval, int p, bool want_grad) {
+    const int ne = bk.ne;
+    const Mat* hp = &bk.R;
+    if (p & 1) {
+      right_times_x(bk, bk.R, bk.tmp, nval);
+      hp = &bk.tmp;
     }
-    if (select) {
-      // bk.R holds H. With Ht = H^T: R_ce = Ht.col(c) . H'.col(r) and
-      // tr(R) = sum(Ht * H').
-      const Mat* hp = &bk.R;
-      if (p & 1) {
-        right_times_x(bk, bk.R, bk.tmp, nval);
-        hp = &bk.tmp;
-      }
-      bk.Ht = bk.R.transpose();
-      double tr = (bk.Ht.array() * hp->array()).sum();
-      selected_entries(bk, *hp);
-      const double* v = bk.sel.data();
-      for (int k = 0; k < ne; ++k) tr += v[k] * nval[k];
-      if (want_grad)
-        for (int k = 0; k < ne; ++k) nval[k] = v[k];
-      return tr - static_cast<double>(bk.n);
-    }
-    // tr(X^d) = tr(R X) = tr(R) + sum_e R_ce N_rc
-    const double* rr = bk.R.data();
-    double tr = bk.R.trace();
-    for (int k = 0; k < ne; ++k) tr += rr[lin_t[k]] * nval[k];
+    bk.Ht = bk.R.transpose();
+    double tr = (bk.Ht.array() * hp->array()).sum();
+    selected_entries(bk, *hp);
+    const double* v = bk.sel.data();
+    for (int k = 0; k < ne; ++k) tr += v[k] * nval[k];
     if (want_grad)
-      for (int k = 0; k < ne; ++k) nval[k] = rr[lin_t[k]];
+      for (int k = 0; k < ne; ++k) nval[k] = v[k];
     return tr - static_cast<double>(bk.n);
   }
 
@@ -709,6 +662,14 @@ class Kernel final : public KernelBase {
   std::vector<Block> blocks_;
   Arr a_, oma_, z_, b_, h_a_, g_b_, g_h_;
 };
+
+}  // namespace CALM_KERNEL_NS
+}  // namespace calm
+
+#include "calm_kernel_gates.h"
+
+namespace calm {
+namespace CALM_KERNEL_NS {
 
 KernelBase* make_kernel(const KernelSetup& setup) { return new Kernel(setup); }
 

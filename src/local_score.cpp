@@ -87,8 +87,28 @@ double LocalScore::dag_score(const IntMatrix& adj) {
   return total;
 }
 
-// About 80 lines: one depth-first walk whose stack frames share the packed
-// Cholesky factor; split up, its state would have to travel between functions.
+namespace {
+// The new row of the packed Cholesky factor L of S[T, T] when candidate
+// node v joins T (`members`, candidate indices): `row` gets the solution r
+// of L r = S[T, v] and room for the diagonal; returns |r|^2.
+double factor_row(const Eigen::MatrixXd& S, const std::vector<int>& candidates,
+                  const std::vector<int>& members, const std::vector<double>& L, int v,
+                  std::vector<double>& row) {
+  const int depth = static_cast<int>(members.size());
+  row.assign(depth + 1, 0.0);
+  double rr = 0;
+  for (int a = 0; a < depth; ++a) {
+    double s = S(candidates[members[a]], v);
+    const double* La = &L[static_cast<std::size_t>(a) * (a + 1) / 2];
+    for (int b = 0; b < a; ++b) s -= La[b] * row[b];
+    row[a] = s / La[a];
+    rr += row[a] * row[a];
+  }
+  return rr;
+}
+}  // namespace
+
+// One depth-first walk whose stack frames share the packed Cholesky factor.
 std::vector<double> LocalScore::all_subset_scores(int j, const std::vector<int>& candidates) const {
   const int k = static_cast<int>(candidates.size());
   if (k > 30) throw std::invalid_argument("too many candidate parents for an exhaustive subset table");
@@ -129,16 +149,7 @@ std::vector<double> LocalScore::all_subset_scores(int j, const std::vector<int>&
     }
     const int c = f.next++;
     const int v = candidates[c];
-    // new row of L: solve L r = S[T, v], then the diagonal
-    row.assign(depth + 1, 0.0);
-    double rr = 0;
-    for (int a = 0; a < depth; ++a) {
-      double s = S_(candidates[members[a]], v);
-      const double* La = &L[static_cast<std::size_t>(a) * (a + 1) / 2];
-      for (int b = 0; b < a; ++b) s -= La[b] * row[b];
-      row[a] = s / La[a];
-      rr += row[a] * row[a];
-    }
+    const double rr = factor_row(S_, candidates, members, L, v, row);
     double diag2 = S_(v, v) - rr;
     bool singular = singular_prefix[depth] || !(diag2 > kVarianceFloor * S_(v, v));
     double diag = singular ? 1.0 : std::sqrt(diag2);

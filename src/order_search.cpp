@@ -186,96 +186,102 @@ IntMatrix OrderSearch::best_dag(const std::vector<int>& pos) {
   return dag;
 }
 
-// About 100 lines: one sweep loop whose steps share the positions, the local
-// scores and the scratch vectors of the move being priced.
+// Score of node j when its allowed parents are the candidates placed before
+// position `limit_pos`, except `excluded`, plus `extra` (-1: none).
+double OrderSearch::node_score(const std::vector<int>& pos, int j, int excluded, int extra,
+                               int limit_pos) {
+  const std::vector<int>& c = choosers_[j].candidates();
+  mask_.assign(c.size(), 0);
+  for (std::size_t b = 0; b < c.size(); ++b)
+    mask_[b] = (c[b] != excluded && (c[b] == extra || pos[c[b]] < limit_pos)) ? 1 : 0;
+  return choosers_[j].best(mask_, nullptr);
+}
+
+// The position of v in the order without v (left in `reduced`) that lowers
+// the total score most, by more than `tol`, among those that keep the nodes
+// v must follow before it and the nodes it must precede after it; -1 when
+// no position does.
+int OrderSearch::best_position(int v, const std::vector<int>& order, const std::vector<int>& pos,
+                               const std::vector<double>& local, double tol,
+                               std::vector<int>& reduced) {
+  const int d = score_.dim();
+  int q = 0;
+  for (int p = 0; p < d; ++p)
+    if (order[p] != v) reduced[q++] = order[p];
+  rpos_.resize(d);
+  for (int p = 0; p < d - 1; ++p) rpos_[reduced[p]] = p;
+  rpos_[v] = -1;
+  const std::vector<int>& cv = choosers_[v].candidates();
+  // the nodes that may take v as a parent: their scores with and without
+  // v before them (the rest of their predecessor sets does not depend on
+  // where v goes); without knowledge the same nodes as v's candidates
+  const std::vector<int>& dv = dependents_[v];
+  std::vector<double> s_with(dv.size()), s_without(dv.size());
+  double base_others = 0;  // current scores of those nodes
+  for (std::size_t b = 0; b < dv.size(); ++b) {
+    const int w = dv[b];
+    s_without[b] = node_score(pos, w, v, -1, pos[w]);
+    s_with[b] = node_score(pos, w, -1, v, pos[w]);
+    base_others += local[w];
+  }
+  const double base = local[v] + base_others;
+  // v at position p of the reduced order: predecessors reduced[0..p-1]
+  int lo = 0, hi = d - 1;
+  for (int u : before_[v]) lo = std::max(lo, rpos_[u] + 1);
+  for (int u : after_[v]) hi = std::min(hi, rpos_[u]);
+  std::vector<char> vmask(cv.size(), 0);
+  double best_delta = 0;
+  int best_p = -1;
+  for (int p = 0; p <= d - 1; ++p) {
+    if (p > 0) {
+      const int u = reduced[p - 1];
+      for (std::size_t b = 0; b < cv.size(); ++b)
+        if (cv[b] == u) vmask[b] = 1;
+    }
+    if (p < lo || p > hi) continue;
+    double s = choosers_[v].best(vmask, nullptr);
+    for (std::size_t b = 0; b < dv.size(); ++b)
+      s += (rpos_[dv[b]] >= p) ? s_with[b] : s_without[b];
+    const double delta = s - base;
+    if (delta < best_delta - tol) {
+      best_delta = delta;
+      best_p = p;
+    }
+  }
+  return best_p;
+}
+
 OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, double tol) {
   const int d = score_.dim();
   check_permutation(order, d);
   follow_precedence(order);
-  std::vector<ParentChooser>& choosers = choosers_;
-  const std::function<void()>& interrupt = interrupt_;
   std::vector<int> pos(d);
   auto set_pos = [&] {
     for (int p = 0; p < d; ++p) pos[order[p]] = p;
   };
   set_pos();
-  // score of node j when its allowed parents are the candidates placed before
-  // it, except `excluded`, plus `extra` (-1: none)
-  std::vector<char> mask;
-  auto node_score = [&](int j, int excluded, int extra, int limit_pos) {
-    const std::vector<int>& c = choosers[j].candidates();
-    mask.assign(c.size(), 0);
-    for (std::size_t b = 0; b < c.size(); ++b)
-      mask[b] = (c[b] != excluded && (c[b] == extra || pos[c[b]] < limit_pos)) ? 1 : 0;
-    return choosers[j].best(mask, nullptr);
-  };
   std::vector<double> local(d);
   double total = 0;
   for (int j = 0; j < d; ++j) {
-    local[j] = node_score(j, -1, -1, pos[j]);
+    local[j] = node_score(pos, j, -1, -1, pos[j]);
     total += local[j];
   }
   OrderSearchResult res;
   res.score_start = total;
   std::vector<int> reduced(d - 1);
-  std::vector<int> rpos(d);
   for (int sweep = 0; sweep < max_sweeps; ++sweep) {
     bool moved = false;
     for (int v = 0; v < d; ++v) {
-      if (interrupt) interrupt();
+      if (interrupt_) interrupt_();
       bound_caches();
-      // the order without v
-      int q = 0;
-      for (int p = 0; p < d; ++p)
-        if (order[p] != v) reduced[q++] = order[p];
-      for (int p = 0; p < d - 1; ++p) rpos[reduced[p]] = p;
-      rpos[v] = -1;
-      const std::vector<int>& cv = choosers[v].candidates();
-      // the nodes that may take v as a parent: their scores with and without
-      // v before them (the rest of their predecessor sets does not depend on
-      // where v goes); without knowledge the same nodes as v's candidates
-      const std::vector<int>& dv = dependents_[v];
-      std::vector<double> s_with(dv.size()), s_without(dv.size());
-      double base_others = 0;  // current scores of those nodes
-      for (std::size_t b = 0; b < dv.size(); ++b) {
-        const int w = dv[b];
-        s_without[b] = node_score(w, v, -1, pos[w]);
-        s_with[b] = node_score(w, -1, v, pos[w]);
-        base_others += local[w];
-      }
-      const double base = local[v] + base_others;
-      // v at position p of the reduced order: predecessors reduced[0..p-1]
-      // positions that keep the nodes v must follow before it and the nodes
-      // it must precede after it
-      int lo = 0, hi = d - 1;
-      for (int u : before_[v]) lo = std::max(lo, rpos[u] + 1);
-      for (int u : after_[v]) hi = std::min(hi, rpos[u]);
-      std::vector<char> vmask(cv.size(), 0);
-      double best_delta = 0;
-      int best_p = -1;
-      for (int p = 0; p <= d - 1; ++p) {
-        if (p > 0) {
-          const int u = reduced[p - 1];
-          for (std::size_t b = 0; b < cv.size(); ++b)
-            if (cv[b] == u) vmask[b] = 1;
-        }
-        if (p < lo || p > hi) continue;
-        double s = choosers[v].best(vmask, nullptr);
-        for (std::size_t b = 0; b < dv.size(); ++b)
-          s += (rpos[dv[b]] >= p) ? s_with[b] : s_without[b];
-        const double delta = s - base;
-        if (delta < best_delta - tol) {
-          best_delta = delta;
-          best_p = p;
-        }
-      }
+      const int best_p = best_position(v, order, pos, local, tol, reduced);
       if (best_p < 0) continue;
       order.assign(reduced.begin(), reduced.begin() + best_p);
       order.push_back(v);
       order.insert(order.end(), reduced.begin() + best_p, reduced.end());
       set_pos();
-      local[v] = node_score(v, -1, -1, pos[v]);
-      for (int w : dv) local[w] = node_score(w, -1, -1, pos[w]);
+      local[v] = node_score(pos, v, -1, -1, pos[v]);
+      for (int w : dependents_[v]) local[w] = node_score(pos, w, -1, -1, pos[w]);
       total = 0;
       for (int j = 0; j < d; ++j) total += local[j];
       ++res.moves;
@@ -288,7 +294,6 @@ OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, doubl
   res.order = order;
   return res;
 }
-
 
 void OrderSearch::bound_caches() {
   if (cache_budget_ == 0) return;

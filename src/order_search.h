@@ -9,6 +9,11 @@
 // forbidden parents and take in its required ones, which every parent set
 // then holds; an order that puts a node before one of its required parents
 // scores +infinity, so the search never moves there. Pure C++.
+//
+// The package's words: an *order search* is this local search from one
+// start order, without pruning; *BOSS* (boss.h) is order searches from
+// several starts, each pruned by backward equivalence search, with kicks;
+// the *order enumeration* (permutations.h) visits all d! orders.
 #ifndef CALM_ORDER_SEARCH_H
 #define CALM_ORDER_SEARCH_H
 
@@ -93,6 +98,9 @@ class OrderSearch {
   void bound_caches();
   // the best DAG of the order whose positions are `pos`
   IntMatrix best_dag(const std::vector<int>& pos);
+  double node_score(const std::vector<int>& pos, int j, int excluded, int extra, int limit_pos);
+  int best_position(int v, const std::vector<int>& order, const std::vector<int>& pos,
+                    const std::vector<double>& local, double tol, std::vector<int>& reduced);
 
   LocalScore& score_;
   std::function<void()> interrupt_;
@@ -103,6 +111,8 @@ class OrderSearch {
   std::vector<std::vector<int>> after_;       // after_[j]: nodes every order puts after j
   std::size_t cache_budget_ = 0;
   int cache_clears_ = 0;
+  std::vector<char> mask_;  // scratch of node_score()
+  std::vector<int> rpos_;   // scratch of best_position(): positions in the order without v
 };
 
 // One start (an OrderSearch used once).

@@ -144,7 +144,7 @@ Rcpp::List cpp_golem_nv(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Ei
     if (has_report && p.report) fn(static_cast<double>(p.iter), p.objective, p.h, p.edges);
   });
   calm::GolemNvResult res = calm::golem_nv_fit(S, B_init, opt, progress);
-  if (res.interrupted) throw Rcpp::internal::InterruptedException();
+  calm_glue::rethrow_interrupt(res.interrupted);
   const std::size_t m = res.trace.size();
   Rcpp::NumericVector it(m), obj(m), lik(m), h(m), secs(m);
   Rcpp::IntegerVector edges(m);
@@ -201,7 +201,7 @@ Rcpp::List cpp_notears_linear(const Eigen::Map<Eigen::MatrixXd> S, double lambda
                                          ? make_lbfgsb(lmm, factr, pgtol, maxit, progress)
                                          : calm::make_lbfgspp_solver(box, progress);
   calm::NotearsResult res = calm::notears_linear_fit(S, opt, box_solver, progress);
-  if (res.interrupted) throw Rcpp::internal::InterruptedException();
+  calm_glue::rethrow_interrupt(res.interrupted);
   const std::size_t m = res.trace.size();
   Rcpp::IntegerVector round(m), edges(m), evals(m);
   Rcpp::NumericVector rho(m), alpha(m), h(m), obj(m), loss(m), secs(m);

@@ -2,12 +2,13 @@
 // exceptions become R errors through Rcpp.
 #include "boss.h"
 #include "rcpp_glue.h"
+#include "rcpp_interrupt.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
 namespace {
 using calm_glue::OptionField;
-// the options boss_options() in R/boss.R builds
+// the options boss_search() in R/boss.R builds
 const OptionField<calm::BossOptions> kBossFields[] = {
     {"max_sweeps", [](calm::BossOptions& o, SEXP v) { o.max_sweeps = Rcpp::as<int>(v); }},
     {"tol", [](calm::BossOptions& o, SEXP v) { o.tol = Rcpp::as<double>(v); }},
@@ -56,7 +57,7 @@ Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eige
     }
   }
   calm::BossResult r =
-      calm::boss_search(score, mask, st, opt, [] { Rcpp::checkUserInterrupt(); }, kk);
+      calm::boss_search(score, mask, st, opt, calm_glue::interrupt_check, kk);
   const std::size_t ns = r.starts.size();
   Rcpp::NumericVector order_score(ns), final_score(ns);
   Rcpp::IntegerVector moves(ns), bes_moves(ns);

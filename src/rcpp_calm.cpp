@@ -96,18 +96,13 @@ const ControlField kControlFields[] = {
 #undef CALM_NUM_FIELD
 #undef CALM_BOOL_FIELD
 
-// calm_control() fields used only in R: those of the refinement, named
-// refine_*, and split_components (R fits the components of the mask one by
-// one). Every other field must have a row in kControlFields, so that a new
-// optimizer field cannot be forgotten here.
-bool is_r_field(const std::string& name) {
-  return name.rfind("refine_", 0) == 0 || name.rfind("penalty_", 0) == 0 || name == "split_components";
-}
-
+// R sends only the optimizer's fields (optimizer_control() in R/control.R),
+// so every field must have a row in kControlFields: a new optimizer field
+// cannot be forgotten here.
 const calm_glue::OptionErrors kControlErrors{
-    "control field '%s' is read by neither the optimizer nor R: add it to "
-    "kControlFields in src/rcpp_calm.cpp (or declare it in is_r_field() if only R reads it)",
-    "control field '%s' is missing: pass the result of calm_control()", is_r_field};
+    "control field '%s' is not an optimizer field: add it to kControlFields in "
+    "src/rcpp_calm.cpp, or to control_r_fields in R/control.R if only R reads it",
+    "control field '%s' is missing: pass the result of calm_control()"};
 
 calm::CalmOptions calm_options(const Rcpp::List& control, const std::string& gate,
                                const std::string& score, const std::string& constraint,
@@ -200,7 +195,7 @@ Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma,
   });
   const Eigen::MatrixXd sig = sigma, msk = mask;
   calm::CalmResult res = calm::fit_calm(sig, msk, opt, tick);
-  if (res.interrupted) throw Rcpp::internal::InterruptedException();
+  calm_glue::rethrow_interrupt(res.interrupted);
 
   const calm::Problem& pb = res.problem;
   const int m = pb.m();

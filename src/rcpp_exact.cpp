@@ -5,6 +5,7 @@
 
 #include "exact_search.h"
 #include "rcpp_glue.h"
+#include "rcpp_interrupt.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
@@ -23,7 +24,7 @@ Rcpp::List cpp_exact_search(const Eigen::Map<Eigen::MatrixXd> cov,
   if (required.isNotNull()) req = calm_glue::nonzero(Rcpp::NumericMatrix(required.get()));
   const calm::ExactResult r =
       calm::exact_search(score, mask, required.isNotNull() ? &req : nullptr, max_bytes,
-                         [] { Rcpp::checkUserInterrupt(); });
+                         calm_glue::interrupt_check);
   const int d = static_cast<int>(r.dag.rows());
   Rcpp::IntegerMatrix amat(d, d);
   for (int j = 0; j < d; ++j)

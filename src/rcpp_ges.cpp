@@ -2,6 +2,7 @@
 // checked in R (R/refine.R); exceptions become R errors through Rcpp.
 #include "ges_refine.h"
 #include "rcpp_glue.h"
+#include "rcpp_interrupt.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
@@ -71,7 +72,7 @@ Rcpp::List cpp_ges_refine(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Ma
   if (opt.knowledge && !calm::knowledge_extension(start, kn, dag))
     Rcpp::stop("the start graph does not satisfy the background knowledge");
   calm::GesResult r = calm::ges_refine(start, score, nonzero(allowed), opt,
-                                       [] { Rcpp::checkUserInterrupt(); });
+                                       calm_glue::interrupt_check);
   const bool ok = opt.knowledge ? calm::knowledge_extension(r.cpdag, kn, dag)
                                 : calm::pdag_extension(r.cpdag, dag);
   if (!ok) Rcpp::stop("internal error: the refined graph has no member that obeys the knowledge");

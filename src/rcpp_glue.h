@@ -70,12 +70,10 @@ struct OptionField {
 };
 
 // How read_options() words its two errors (each a format taking the
-// field's name), and the fields of the list that R reads itself, which it
-// lets through unread.
+// field's name).
 struct OptionErrors {
   std::string unknown;
   std::string missing;
-  bool (*read_in_r)(const std::string&) = nullptr;
 };
 
 // The errors of a search's options, named after its entry point.
@@ -92,7 +90,7 @@ Options read_options(const Rcpp::List& list, const OptionField<Options> (&fields
     const Rcpp::CharacterVector given = list.names();
     for (R_xlen_t i = 0; i < given.size(); ++i) {
       const std::string nm = Rcpp::as<std::string>(given[i]);
-      bool known = errors.read_in_r != nullptr && errors.read_in_r(nm);
+      bool known = false;
       for (const OptionField<Options>& f : fields) known = known || nm == f.name;
       if (!known) Rcpp::stop(errors.unknown.c_str(), nm);
     }

@@ -31,15 +31,10 @@ Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alp
   options.test = make_test(n, alpha, zero_tol);
   options.max_size = max_size;
   // background knowledge: adjacencies forced into the blankets
-  if (keep.isNotNull()) {
-    const Rcpp::NumericMatrix k(keep.get());
-    options.keep = Eigen::MatrixXi::Zero(k.nrow(), k.ncol());
-    for (int j = 0; j < k.ncol(); ++j)
-      for (int i = 0; i < k.nrow(); ++i) options.keep(i, j) = k(i, j) != 0;
-  }
+  if (keep.isNotNull()) options.keep = calm_glue::nonzero(Rcpp::NumericMatrix(keep.get()));
   const Eigen::MatrixXd c = corr;
   calm::IambResult res = calm::iamb_all(c, options, calm_glue::user_interrupted);
-  if (res.interrupted) throw Rcpp::internal::InterruptedException();
+  calm_glue::rethrow_interrupt(res.interrupted);
 
   const int d = static_cast<int>(c.rows());
   Rcpp::List blankets(d);

@@ -19,7 +19,7 @@ Rcpp::List cpp_enumerate_orders(const Eigen::Map<Eigen::MatrixXd> sigma, double 
   calm::SubsetRegressions reg(sigma, zero_tol);
   std::function<bool()> interrupt = calm_glue::user_interrupted;
   calm::OrderEnumeration res = calm::enumerate_orders(reg, l1_threshold, interrupt);
-  if (res.interrupted) throw Rcpp::internal::InterruptedException();
+  calm_glue::rethrow_interrupt(res.interrupted);
   return Rcpp::List::create(
       Rcpp::Named("n_orders") = static_cast<double>(res.n_orders),
       Rcpp::Named("n_smaller") = static_cast<double>(res.n_smaller),

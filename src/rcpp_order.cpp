@@ -3,6 +3,7 @@
 // exceptions become R errors through Rcpp.
 #include "order_search.h"
 #include "rcpp_glue.h"
+#include "rcpp_interrupt.h"
 
 // [[Rcpp::depends(RcppEigen)]]
 
@@ -38,7 +39,7 @@ Rcpp::List cpp_order_local_search(const Eigen::Map<Eigen::MatrixXd> cov,
   const calm::IntMatrix mask = calm_glue::nonzero(allowed);
   calm::OrderSearchResult r =
       calm::order_search(score, mask, ord, opt.max_sweeps, opt.tol, opt.exact_limit,
-                         opt.grow_ratio, [] { Rcpp::checkUserInterrupt(); });
+                         opt.grow_ratio, calm_glue::interrupt_check);
   return Rcpp::List::create(Rcpp::Named("dag") = calm_glue::as_double(r.dag),
                             Rcpp::Named("score_start") = r.score_start, Rcpp::Named("score") = r.score,
                             Rcpp::Named("order") = calm_glue::one_based(r.order), Rcpp::Named("moves") = r.moves);

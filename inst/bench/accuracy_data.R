@@ -1,5 +1,4 @@
-# Sourced by the accuracy benchmarks after they set `bench_dir`.
-source(file.path(bench_dir, "bench_args.R"))
+# Sourced by the accuracy benchmarks after bench_args.R.
 
 # One replicate's data for the accuracy benchmarks (bench_accuracy.R,
 # bench_grow_ratio.R), so that the same seed gives the same graph and data in

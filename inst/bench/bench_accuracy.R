@@ -15,10 +15,8 @@
 # boss_ebic: the same at calm's score; exact: the optimum of calm's score
 # (d <= 20); exact_bic2: the optimum at penalty discount 2.
 suppressMessages(library(calm))
-bench_dir <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f)) else "."
-})
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
+bench_dir <- bench_script_dir()
 source(file.path(bench_dir, "accuracy_data.R"))
 accuracy_args("bench_accuracy.R", list(methods = ""))
 methods <- if (nzchar(methods)) bench_list(methods) else

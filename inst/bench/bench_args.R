@@ -1,9 +1,10 @@
 # Shared by the scripts in inst/bench (and sourced by the README and the
 # vignettes to read stored results): one way to read a script's command
 # line, one way to store a result with where it came from, one way to read
-# it back. Source it with
-#   source(file.path(bench_dir, "bench_args.R"))
-# where bench_dir is the script's folder (see bench_script_dir() below).
+# it back. Every script sources it once, from the installed package:
+#   source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
+# and, when it sources a neighbour (accuracy_data.R, realistic_data.R),
+# finds its own folder with bench_script_dir() below.
 
 # The folder of the running script (Rscript's --file=), or "." when sourced
 # interactively.

@@ -23,7 +23,7 @@
 # other processes, CPU times do not.
 
 suppressPackageStartupMessages(library(calm))
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(mode = "full", d = "20,50,100"),
                 usage = "Rscript inst/bench/bench_calm.R [steps|full] [d,...]")
 mode <- a$mode

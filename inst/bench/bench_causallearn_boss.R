@@ -15,10 +15,8 @@
 # whether the two searches optimise the same score (they must agree
 # wherever they return the same graph).
 suppressMessages(library(calm))
-bench_dir <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f)) else "."
-})
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
+bench_dir <- bench_script_dir()
 source(file.path(bench_dir, "accuracy_data.R"))
 a <- bench_args(list(cl_dir = NA_character_, python = "python3", lambda_value = "1"),
                 usage = "Rscript inst/bench/bench_causallearn_boss.R <causal-learn dir> [python3] [lambda_value]")

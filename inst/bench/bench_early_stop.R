@@ -27,7 +27,7 @@
 # the earlier run).
 
 suppressPackageStartupMessages(library(calm))
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(k = 1, standardize = TRUE, n_graphs = 10L, out = "-", d = 50L, paper = ""),
                 usage = "Rscript inst/bench/bench_early_stop.R [k] [standardize] [n_graphs] [out.rds] [d] [paper.rds]")
 k <- a$k

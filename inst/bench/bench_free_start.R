@@ -12,7 +12,7 @@
 # reps: graphs per setting (default 10); seed: benchmark_methods() seed
 # (default 99001; 88001 was used while developing the starts).
 suppressPackageStartupMessages(library(calm))
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(out = NA_character_, reps = 10L, seed = 99001L),
                 usage = "Rscript inst/bench/bench_free_start.R out.rds [reps] [seed]")
 out <- a$out
@@ -27,7 +27,7 @@ fit_with <- function(free) {
   function(cov, n, standardize, sem) {
     f <- calm(cov = cov, n = n, standardize = standardize,
               moral = moral_graph(sem$B, output = "matrix"),
-              control = calm_control(refine_order_free_starts = free), verbose = FALSE)
+              control = calm_control(refine = refine_control(order_free_starts = free)), verbose = FALSE)
     scores$rows[[length(scores$rows) + 1L]] <- data.frame(
       free = free, d = nrow(cov), n = n, n_true = sum(sem$B != 0),
       graph = sum(abs(sem$B)), score = f$refine$score_after)

@@ -20,7 +20,7 @@
 # 0.1,0.2,0.3). Cases with the same graph family share graphs, as in the
 # tables (the replicate seed depends on d, k and the replicate only).
 suppressPackageStartupMessages(library(calm))
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(out = NA_character_, reps = 10L, cases = "t6s1,t6s2,t4s1,t4s2",
                      thresholds = "0.1,0.2,0.3"),
                 usage = "Rscript inst/bench/bench_golem_threshold.R out.rds [reps] [cases] [thresholds]")

@@ -14,7 +14,7 @@
 # not used by these code paths).
 
 library(calm)
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 big <- bench_args(list(size = "all"), usage = "Rscript inst/bench/bench_iamb.R [small]")$size != "small"
 
 timed <- function(expr, reps = 1L) {

@@ -1,4 +1,4 @@
-# Kicks after the order search's starts (calm_control(refine_kicks = )):
+# Kicks after the order search's starts (refine_control(kicks = )):
 # calm's default fit with and without them on random ER graphs with seeds
 # fixed in advance (data from accuracy_data.R, as in bench_accuracy.R, so
 # the same seeds give the same data). Paired: both fits see the same data
@@ -14,10 +14,8 @@
 # kicks: the number of kicks of the variant (default 20); best: TRUE or
 # FALSE (default FALSE).
 suppressMessages(library(calm))
-bench_dir <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f)) else "."
-})
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
+bench_dir <- bench_script_dir()
 source(file.path(bench_dir, "accuracy_data.R"))
 accuracy_args("bench_kicks.R", list(kicks = 20L, best = FALSE))
 long <- best
@@ -39,7 +37,7 @@ for (r in seq_len(reps)) {
   for (kk in c(0L, kicks)) {
     set.seed(1)
     fit <- do.call(calm, c(dat$data_args, list(moral = dat$moral, verbose = FALSE,
-                                               control = calm_control(refine_kicks = kk))))
+                                               control = calm_control(refine = refine_control(kicks = kk)))))
     rows <- rbind(rows, data.frame(seed = seed, kicks = kk, score = fit$refine$score_after,
                                    shd = shd_cpdag(fit$cpdag, dat$sem$dag), time = fit$time,
                                    best_known = NA_real_))

@@ -23,7 +23,7 @@
 # (default "NULL": estimated by IAMB); input: "data" (default; calm(x)) or
 # "cov" (calm(cov = , n = 1000): no copies of the data, so the peak is the
 # part that grows with d^2). Linux only (reads /proc).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(out = "", d = "100,200,400", refine = "none,ges", moral = "NULL", input = "data"),
                 usage = "Rscript inst/bench/bench_memory.R [out.csv] [d,...] [refine,...] [moral] [input]")
 out <- if (nzchar(a$out)) a$out else NA

@@ -11,12 +11,9 @@
 # cells: comma-separated kind:n as in bench_realistic.R; the seed of
 # replicate r of a cell is base + 10000 * (cell number) + r (base 2940000).
 suppressPackageStartupMessages(library(calm))
-bench_dir <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f)) else "."
-})
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
+bench_dir <- bench_script_dir()
 source(file.path(bench_dir, "realistic_data.R"))
-source(file.path(bench_dir, "bench_args.R"))
 all_cells <- c(outer(c("sf", "er", "sachs"), c(200, 1000, 5000), paste, sep = ":"))
 a <- bench_args(list(cells = NA_character_, reps = NA_integer_, out = NA_character_,
                      base = 2940000L),

@@ -21,7 +21,7 @@
 # R's L-BFGS-B through optim() with the iteration cap that
 # notears_control() uses.
 suppressPackageStartupMessages(library(calm))
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(out = NA_character_, reps = "1,2,3", notears_dir = "", k = 4, solvers = "lbfgspp,optim"),
                 usage = "Rscript inst/bench/bench_notears_solver.R out.rds [reps] [notears_dir] [k] [solvers]")
 out <- a$out

@@ -11,7 +11,7 @@
 # reps: graphs per setting (default 10); starts: the alternative number of
 # starts (default 30); seed: benchmark_methods() seed (default 77001).
 suppressPackageStartupMessages(library(calm))
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(out = NA_character_, reps = 10L, starts = 30L, seed = 77001L),
                 usage = "Rscript inst/bench/bench_order_starts.R out.rds [reps] [starts] [seed]")
 out <- a$out
@@ -21,7 +21,7 @@ seed <- a$seed
 more <- function(cov, n, standardize, sem) {
   calm(cov = cov, n = n, standardize = standardize,
        moral = if (is.finite(n)) NULL else moral_graph(sem$B),
-       control = calm_control(refine_order_starts = starts), verbose = FALSE)
+       control = calm_control(refine = refine_control(order_starts = starts)), verbose = FALSE)
 }
 default <- function(cov, n, standardize, sem) {
   calm(cov = cov, n = n, standardize = standardize,

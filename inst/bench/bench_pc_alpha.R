@@ -11,7 +11,7 @@
 # 3 (50 ER4), 5 (100 ER1) (default all three). Prints the mean SHD of CPDAG
 # per alpha and setting and stores the rows.
 suppressPackageStartupMessages(library(calm))
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(out = NA_character_, reps = 10L, alphas = "1e-4,1e-3,0.01,0.05", settings = "1,3,5"),
                 usage = "Rscript inst/bench/bench_pc_alpha.R out.rds [reps] [alphas] [settings]")
 out <- a$out

@@ -12,9 +12,9 @@
 # Rscript inst/bench/bench_penalty_select.R reps first_seed out.rds [kinds] [ns]
 # e.g. Rscript inst/bench/bench_penalty_select.R 6 910001 inst/extdata/penalty_select.rds
 suppressPackageStartupMessages(library(calm))
-script_dir <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
+script_dir <- bench_script_dir()
 source(file.path(script_dir, "realistic_data.R"))
-source(file.path(script_dir, "bench_args.R"))
 a <- bench_args(list(reps = NA_integer_, first_seed = NA_integer_, out = NA_character_,
                      kinds = "sf,er", ns = "200,1000,5000"),
                 usage = "Rscript inst/bench/bench_penalty_select.R reps first_seed out.rds [kinds] [ns]")

@@ -11,12 +11,9 @@
 # rows: an R expression for the rows of penalty_select.rds to run (default
 # all). The splits of data set `seed` are drawn after set.seed(10 * seed + s).
 suppressPackageStartupMessages(library(calm))
-bench_dir <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f)) else "."
-})
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
+bench_dir <- bench_script_dir()
 source(file.path(bench_dir, "realistic_data.R"))
-source(file.path(bench_dir, "bench_args.R"))
 a <- bench_args(list(out = NA_character_, rows = ""),
                 usage = "Rscript inst/bench/bench_penalty_splits.R out.rds [rows]")
 out <- a$out

@@ -23,12 +23,9 @@
 # "ebic-g" and at "pred-loglik-g" (learned on 80% of the rows, scored on
 # the rest).
 suppressPackageStartupMessages(library(calm))
-bench_dir <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f)) else "."
-})
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
+bench_dir <- bench_script_dir()
 source(file.path(bench_dir, "realistic_data.R"))
-source(file.path(bench_dir, "bench_args.R"))
 # new cells go at the end, so that the seeds of the others stay as they were
 all_cells <- c(c(outer(c("sf", "er", "sachs"), c(200, 1000, 5000), paste, sep = ":")),
                "hub:1000", "mixed:1000", "hub:5000", "mixed:200")
@@ -68,7 +65,7 @@ learners <- function(methods, n) {
     L$calm_best <- function(x) calm(x, verbose = FALSE, refine = refine_control(risk_starts = 0))
   }
   if ("calm_ebic" %in% methods) {
-    L$calm_ebic <- function(x) calm(x, verbose = FALSE, refine_penalty = "ebic")
+    L$calm_ebic <- function(x) calm(x, verbose = FALSE, refine = refine_control(penalty = "ebic"))
   }
   if ("paper" %in% methods) L$paper <- function(x) calm(x, verbose = FALSE, refine = "none")
   if ("boss" %in% methods) for (k in c(1, 1.5, 2, 2.5, 3, 4)) {

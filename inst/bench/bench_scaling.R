@@ -16,7 +16,7 @@
 # "default"); first_seed: default 9001 (graph r of a setting uses
 # first_seed + r - 1); n: the sample size (default 1000). Times are wall clock on the machine as it is; run it
 # on an otherwise idle machine.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(out = NA_character_, graphs = 3L, d = "50,100,200,500", k = "1,4",
                      methods = "default", first_seed = 9001L, n = 1000L),
                 usage = "Rscript inst/bench/bench_scaling.R out.rds [graphs] [d,...] [k,...] [methods] [first_seed] [n]")

@@ -15,11 +15,7 @@
 # its row is stored with SHD NA (pcalg's GES cannot be stopped). Results are
 # saved after every replicate.
 suppressPackageStartupMessages(library(calm))
-bench_dir <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f)) else "."
-})
-source(file.path(bench_dir, "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 all_cells <- c("300:150", "1000:200", "60:40", "120:80")
 # methods may read "calm=1500" (a time limit), hence keyed
 a <- bench_args(list(cells = NA_character_, reps = NA_integer_, out = NA_character_,

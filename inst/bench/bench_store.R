@@ -6,10 +6,7 @@
 # inst/bench, or list(per_graph, summary, info) from bench_early_stop.R.
 # run names the run in the stored file (default: result.rds's file name);
 # a run of that name is replaced.
-source(file.path(local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f[1])) else "."
-}), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(result = NULL, stored = NULL, run = ""),
                 usage = "Rscript inst/bench/bench_store.R result.rds stored.rds [run]")
 if (is.null(a$result) || is.null(a$stored)) stop("give result.rds and stored.rds", call. = FALSE)

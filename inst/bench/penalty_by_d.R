@@ -7,7 +7,7 @@
 # e.g. Rscript inst/bench/penalty_by_d.R out.rds 10 12001 20:4,50:1,50:4,100:1,200:1 1,2,3,4
 # n defaults to 1000; exact_max_d to 0 (boss() everywhere).
 suppressMessages(library(calm))
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(out = NA_character_, graphs = NA_integer_, first_seed = NA_integer_,
                      cases = NA_character_, discounts = "1,2,3,4", exact_max_d = 0),
                 usage = "Rscript inst/bench/penalty_by_d.R out.rds graphs first_seed d:k[:n],... [discounts] [exact_max_d]")

@@ -1,11 +1,10 @@
-# Chooses the penalty of calm's refinement (calm_control(refine_penalty,
-# refine_discount)) by measurement: fits CALM without refinement, then refines
+# Chooses the penalty of calm's refinement (refine_control(penalty)) by measurement: fits CALM without refinement, then refines
 # its CPDAG with each candidate penalty, and prints the mean SHD of CPDAG.
 # Tune on one set of seeds, then report on another: the defaults were chosen
 # on seeds 1001-1010 and checked on 2001-2010.
 #   Rscript inst/bench/tune_refine.R [first_seed] [graphs] [out.rds]
 suppressMessages(library(calm))
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(first_seed = 1001L, graphs = 10L, out = ""),
                 usage = "Rscript inst/bench/tune_refine.R [first_seed] [graphs] [out.rds]")
 first <- a$first_seed
@@ -36,7 +35,8 @@ for (s in settings) {
     full <- matrix(1, s$d, s$d) - diag(s$d)
     for (p in names(pen)) {
       for (variant in c("back", "fw_moral", "fw_all")) {
-        ctrl <- calm_control(refine_penalty = pen[[p]], refine_forward = variant != "back")
+        ctrl <- calm_control(refine = refine_control(penalty = pen[[p]],
+                                                    forward = variant != "back"))
         ref <- calm:::refine_dag(fit$amat, sigma, if (variant == "fw_all") full else mask,
                                  pen[[p]], ctrl)
         shd[paste(p, variant)] <- shd_cpdag(ref$dag, sem$B)

@@ -7,7 +7,7 @@
 # joined by "+", e.g. "default,iter_per_round=5000+rho_mult=10"; a bare
 # number is iter_per_round (default "40000,10000,5000").
 suppressMessages(library(calm))
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "bench_args.R"))
+source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(d = NA_integer_, k = NA_real_, graphs = NA_integer_, first_seed = NA_integer_,
                      out = NA_character_, candidates = "40000,10000,5000"),
                 usage = "Rscript inst/bench/tune_schedule.R d k graphs first_seed out.rds [candidates]")

@@ -8,11 +8,7 @@
 #
 # Results go to <outdir>/baselines_inf.rds (see common.R).
 library(calm)
-here <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f)) else "."
-})
-source(file.path(here, "common.R"))
+source(system.file("scripts", "common.R", package = "calm", mustWork = TRUE))
 opts <- script_options()
 
 settings <- data.frame(d = 50, k = 1, n = Inf, standardized = c(TRUE, FALSE))

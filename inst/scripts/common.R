@@ -160,3 +160,15 @@ run_benchmark_table <- function(name, methods, settings, moral, opts, extra = ch
   store_result(name, res, opts, started, plan$methods, methods)
   invisible(res)
 }
+
+# Paper Tables 5 and 7: the same graphs (50-node ER1 and ER4, 100-node ER1,
+# n = 1000 and 10^6) and methods, on standardized data (Table 5) or not
+# (Table 7); CALM estimates the moral graph from the sample, as in the paper.
+run_er_table <- function(name, standardized, opts) {
+  settings <- expand.grid(n = c(1000, 1e6), d = c(50, 50, 100), KEEP.OUT.ATTRS = FALSE)
+  settings$k <- rep(c(1, 4, 1), each = 2)
+  settings$standardized <- standardized
+  run_benchmark_table(name, c("calm_paper", "calm", "boss", "golem_nv", "golem_nv_ev", "notears",
+                              "pc", "ges1", "ges", "ges4"), settings,
+                      moral = "default", opts, extra = "notears_optim")
+}

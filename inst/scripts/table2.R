@@ -6,11 +6,7 @@
 # CALM_QUICK=1) runs a small version in a minute or so. Results go to
 # <outdir>/table2.rds (see common.R). The true moral graph is used, as the paper does with infinite samples.
 library(calm)
-here <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f)) else "."
-})
-source(file.path(here, "common.R"))
+source(system.file("scripts", "common.R", package = "calm", mustWork = TRUE))
 opts <- script_options()
 
 settings <- data.frame(d = 50, k = 1, n = Inf, standardized = TRUE)

@@ -9,16 +9,7 @@
 # L-BFGS-B, as in the NOTEARS rows stored before notears_control(solver = )
 # existed.
 library(calm)
-here <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f)) else "."
-})
-source(file.path(here, "common.R"))
+source(system.file("scripts", "common.R", package = "calm", mustWork = TRUE))
 opts <- script_options()
 
-settings <- expand.grid(n = c(1000, 1e6), d = c(50, 50, 100), KEEP.OUT.ATTRS = FALSE)
-settings$k <- rep(c(1, 4, 1), each = 2)
-settings$standardized <- TRUE
-run_benchmark_table("table5", c("calm_paper", "calm", "boss", "golem_nv", "golem_nv_ev", "notears", "pc", "ges1",
-                             "ges", "ges4"), settings,
-                    moral = "default", opts, extra = "notears_optim")
+run_er_table("table5", standardized = TRUE, opts)

@@ -484,14 +484,18 @@ hps <- list(lambda1 = -1, tau = 0, tau = -1, rho_init = 0, rho_init = -1e-5, rho
             patience = 2000, stop_tol = -1, stop_tol = NA, settle_rounds = -1,
             settle_rounds = 1.5, settle_rounds = 2000, h_settle = -1e-6, h_settle = NA,
             h_settle = "small", threads = 0, threads = 1.5, threads = NA, threads = "2",
-            threads = 100, refine_order_free_starts = NA, refine_order_free_starts = 1,
-            refine_grow_ratio = -0.1, refine_grow_ratio = 2, refine_grow_ratio = NA,
-            refine_kicks = -1, refine_kicks = 2.5, refine_kicks = NA, refine_kick_size = 0,
-            refine_kick_size = "5")
+            threads = 100)
 for (i in seq_along(hps)) {
   nm <- names(hps)[i]
   add_case("calm", "error", as.call(c(quote(q), quote(x), hps[i])), arg = nm)
   add_case("calm_control", "error", as.call(c(quote(calm_control), hps[i])), arg = nm)
+}
+refine_hps <- list(order_free_starts = NA, order_free_starts = 1, grow_ratio = -0.1,
+                   grow_ratio = 2, grow_ratio = NA, kicks = -1, kicks = 2.5, kicks = NA,
+                   kick_size = 0, kick_size = "5")
+for (i in seq_along(refine_hps)) {
+  add_case("refine_control", "error", as.call(c(quote(refine_control), refine_hps[i])),
+           arg = names(refine_hps)[i])
 }
 err("calm_control", "foo", calm_control(foo = 1))
 err("calm_control", "iter_per_round", calm_control(iter_per_round = 1e10))
@@ -510,6 +514,7 @@ err("refine_control", "risk_starts", refine_control(risk_starts = -1))
 err("refine_control", "risk_starts", refine_control(risk_starts = NA))
 err("refine_control", "risk_temperature", refine_control(risk_temperature = 0))
 err("calm_control", "refine_risk_temperature", calm_control(refine_risk_temperature = -2))
+err("calm", "refine_kicks", q(x, refine_kicks = 0))
 err("calm_control", "refine", calm_control(refine = list(kiks = 1)))
 err("calm_control", "refine", calm_control(refine = "fast"))
 ok("refine_control", refine_control(kicks = 0, exact_max_d = 0, forward = TRUE),
@@ -590,7 +595,7 @@ ok("select_penalty", select_penalty(x, grid = c(2, 4), folds = 2),
    function(p) inherits(p, "calm_penalty") && p$discount %in% c(2, 4))
 err("boss", "penalty_discount", boss(x, penalty_discount = "aic"))
 err("boss", "penalty_grid", boss(x, penalty_discount = "cv", penalty_grid = -1))
-err("boss", "penalty_folds", boss(x, penalty_discount = "cv", penalty_folds = nrow(x)))
+err("boss", "penalty_folds", boss(x, penalty_discount = "cv", penalty_folds = 1))
 err("ebic_lambda", "n", ebic_lambda(1, 10))
 err("ebic_lambda", "d", ebic_lambda(100, NA))
 err("ebic_lambda", "gamma", ebic_lambda(100, 10, gamma = Inf))

@@ -70,7 +70,7 @@ test_that("boss() is reproducible with set.seed(), takes given start orders and 
   c1 <- boss(sem$x, starts = list(rev(nm), seq_along(nm)))
   expect_identical(nrow(c1$starts), 2L)
   expect_output(print(a), "BOSS \\(best of 3 starts")
-  # the penalty: BIC with penalty discount 2 by default, or lambda1 as given
+  # the penalty: BIC with penalty discount 2 by default (n > d), or lambda1 as given
   expect_equal(a$settings$lambda1, bic_lambda(500, 2))
   sparse <- boss(sem$x, starts = 1, lambda1 = 0.05)
   expect_lte(sum(sparse$amat), sum(a$amat))

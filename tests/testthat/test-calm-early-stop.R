@@ -43,7 +43,7 @@ test_that("early stopping ends rounds at checks and still recovers the graph", {
 
 test_that("every round that ended early meets the stopping rule", {
   cs <- es_case()
-  ctrl <- unclass(es_control())
+  ctrl <- calm:::optimizer_control(es_control())
   r <- calm:::cpp_calm_fit(cs$sigma, cs$mask, ctrl, "gumbel", "likelihood", "hard", 5,
                            NULL, TRUE)
   checks <- as.data.frame(r$checks)

@@ -1,16 +1,6 @@
-# calm(): recovery on small population covariances, reproducibility,
-# restarts under different future plans, variants, warnings and errors.
-
-# The long schedule (calm()'s without the refinement), with rounds of 5000
-# steps instead of 40,000: these tests pin the optimizer's own path to
-# h < 1e-8, which the short schedule cuts off. Small graphs then need about
-# 30 rounds.
-fast <- list(schedule = "long", iter_per_round = 5000, max_rounds = 40)
-
-sem_case <- function(d, seed) {
-  set.seed(seed)
-  simulate_sem(d, k = 1)
-}
+# calm(): recovery on small population covariances, the fit object,
+# variants and errors (restarts: test-calm-restarts.R; the moral graph
+# argument: test-moral-resolve.R).
 
 test_that("calm recovers the true CPDAG from population covariances", {
   # ER1 graphs with the true moral graph, standardized covariance. The cases
@@ -28,51 +18,6 @@ test_that("calm recovers the true CPDAG from population covariances", {
     expect_identical(compare_graphs(fit, sem$B)$shd, 0L, label = label)
     expect_true(is_dag(fit$amat))
   }
-})
-
-test_that("the same seed gives the same fit; the seed is recorded", {
-  sem <- sem_case(6, 2)
-  m <- moral_graph(sem$dag)
-  run <- function() calm(cov = sem$sigma, moral = m, iter_per_round = 1000, max_rounds = 4,
-                         verbose = FALSE)
-  set.seed(5)
-  a <- suppressWarnings(run())
-  set.seed(5)
-  b <- suppressWarnings(run())
-  expect_identical(a$amat, b$amat)
-  expect_identical(a$B, b$B)
-  expect_identical(a$B_raw, b$B_raw)
-  expect_identical(a$trace$objective, b$trace$objective)
-  expect_identical(a$seed, b$seed)
-  set.seed(6)
-  c <- suppressWarnings(run())
-  expect_false(identical(a$seed, c$seed))
-  expect_false(identical(a$B_raw, c$B_raw))
-})
-
-test_that("restarts keep the best objective and do not depend on the future plan", {
-  skip_on_cran()
-  skip_if_not_installed("future")
-  sem <- sem_case(6, 4)
-  m <- moral_graph(sem$dag)
-  run <- function() {
-    set.seed(21)
-    suppressWarnings(calm(cov = sem$sigma, moral = m, iter_per_round = 1500, max_rounds = 6,
-                          restarts = 3, verbose = FALSE))
-  }
-  old <- future::plan(future::sequential)
-  on.exit(future::plan(old), add = TRUE)
-  seq_fit <- run()
-  future::plan(future::multisession, workers = 2)
-  par_fit <- run()
-  future::plan(future::sequential)
-  expect_identical(seq_fit$amat, par_fit$amat)
-  expect_identical(seq_fit$B, par_fit$B)
-  cols <- c("restart", "seed", "objective", "rounds", "h", "converged")
-  expect_identical(seq_fit$restarts[cols], par_fit$restarts[cols])
-  expect_identical(nrow(seq_fit$restarts), 3L)
-  expect_identical(seq_fit$objective, min(seq_fit$restarts$objective))
-  expect_identical(seq_fit$seed, seq_fit$restarts$seed[which.min(seq_fit$restarts$objective)])
 })
 
 test_that("the result is a complete calm_fit", {
@@ -125,89 +70,6 @@ test_that("variants run and return DAGs", {
               max_rounds = 40, verbose = FALSE)
   expect_null(fit$gate_values)
   expect_identical(fit$amat, (abs(fit$B_raw) > 0.1) * 1)
-})
-
-test_that("soft constraint: one run, then cycles are removed with a warning", {
-  sem <- sem_case(6, 2)
-  set.seed(3)
-  # without the acyclicity term the thresholded graph keeps 2-cycles
-  expect_warning(
-    fit <- calm(cov = sem$sigma, moral = "none", constraint = "soft", lambda2 = 0,
-                soft_iter = 3000, verbose = FALSE),
-    class = "calm_warning_repaired"
-  )
-  expect_true(is_dag(fit$amat))
-  expect_gt(nrow(fit$removed), 0L)
-  expect_named(fit$removed, c("from", "to", "weight"))
-  expect_identical(nrow(fit$trace), 1L)
-  expect_true(is.na(fit$trace$rho))
-  expect_true(fit$converged)
-})
-
-test_that("hitting the round cap is reported", {
-  sem <- sem_case(6, 2)
-  set.seed(4)
-  classes <- character()
-  fit <- withCallingHandlers(
-    calm(cov = sem$sigma, moral = moral_graph(sem$dag), iter_per_round = 500,
-         max_rounds = 2, verbose = FALSE),
-    warning = function(w) {
-      classes <<- c(classes, class(w)[1])
-      invokeRestart("muffleWarning")
-    }
-  )
-  expect_true("calm_warning_not_converged" %in% classes)
-  # the graph still had cycles: repaired, and said so
-  expect_true("calm_warning_repaired" %in% classes)
-  expect_gt(nrow(fit$removed), 0L)
-  expect_false(fit$converged)
-  expect_identical(nrow(fit$trace), 2L)
-  expect_true(is_dag(fit$amat))
-})
-
-test_that("data input keeps node names; moral graphs are matched by name", {
-  sem <- sem_case(5, 8)
-  set.seed(9)
-  x <- as.data.frame(matrix(stats::rnorm(200 * 5), 200, 5) %*% chol(sem$sigma))
-  names(x) <- c("a", "b", "c", "d", "e")
-  m <- moral_graph(sem$dag, output = "matrix")
-  dimnames(m) <- list(names(x), names(x))
-  set.seed(10)
-  fit <- calm(x, moral = m, iter_per_round = 1000, max_rounds = 3, standardize = FALSE,
-              verbose = FALSE) |> suppressWarnings()
-  expect_identical(rownames(fit$amat), names(x))
-  expect_identical(fit$n, 200L)
-  expect_false(fit$settings$standardize)
-  # the same moral graph as a shuffled igraph gives the same fit
-  g <- igraph::graph_from_adjacency_matrix(m[c(3, 1, 5, 2, 4), c(3, 1, 5, 2, 4)],
-                                           mode = "undirected")
-  set.seed(10)
-  fit2 <- calm(x, moral = g, iter_per_round = 1000, max_rounds = 3, standardize = FALSE,
-               verbose = FALSE) |> suppressWarnings()
-  expect_identical(fit$amat, fit2$amat)
-  expect_identical(fit$B, fit2$B)
-  # a covariance with its sample size
-  fit3 <- calm(cov = stats::cov(x), n = 200, moral = m, iter_per_round = 500, max_rounds = 2,
-               verbose = FALSE) |> suppressWarnings()
-  expect_identical(fit3$n, 200)
-  expect_identical(rownames(fit3$amat), names(x))
-})
-
-test_that("an empty moral graph gives the empty graph", {
-  sem <- sem_case(4, 1)
-  fit <- calm(cov = sem$sigma, moral = matrix(0, 4, 4), verbose = FALSE)
-  expect_identical(sum(fit$amat), 0)
-  expect_true(fit$converged)
-})
-
-test_that("moral = NULL estimates the moral graph", {
-  skip_if_not(exists("estimate_moral_graph", envir = asNamespace("calm")),
-              "estimate_moral_graph() is not in this build")
-  sem <- sem_case(6, 2)
-  set.seed(1)
-  fit <- calm(cov = sem$sigma, control = fast, verbose = FALSE)
-  expect_identical(fit$settings$moral, "precision")
-  expect_identical(compare_graphs(fit, sem$B)$shd, 0L)
 })
 
 test_that("verbose fits show progress without changing the result", {

@@ -2,16 +2,16 @@
 # struct has none of its own and is filled from the validated list in one
 # place (calm_options() in src/rcpp_calm.cpp).
 
-# the refinement's fields (refine_*, penalty_*) and split_components are read in R only
-r_only <- c(grep("^(refine|penalty)_", names(calm_control()), value = TRUE), "split_components")
+# the penalty's choice, the refinement's settings and split_components are read in R only
+r_only <- calm:::control_r_fields
 
 as_cpp_values <- function(ctrl) {
-  calm:::cpp_calm_options(unclass(ctrl), "gumbel", "likelihood", "hard", 7)
+  calm:::cpp_calm_options(ctrl, "gumbel", "likelihood", "hard", 7)
 }
 
 test_that("every control field of the optimizer reaches C++ with calm_control()'s default", {
   ctrl <- calm_control()
-  seen <- as_cpp_values(ctrl)
+  seen <- as_cpp_values(calm:::optimizer_control(ctrl))
   cpp_fields <- setdiff(names(ctrl), r_only)
   expect_setequal(setdiff(names(seen), c("hard", "seed")), cpp_fields)
   # The mutation check: a default changed in calm_control() alone must show
@@ -32,7 +32,7 @@ test_that("every control field reaches C++ when it differs from its default", {
   expect_setequal(names(changed), setdiff(names(calm_control()), r_only))
   defaults <- calm_control()
   for (f in names(changed)) expect_false(identical(changed[[f]], defaults[[f]]), label = f)
-  seen <- as_cpp_values(do.call(calm_control, changed))
+  seen <- as_cpp_values(calm:::optimizer_control(do.call(calm_control, changed)))
   for (f in names(changed)) {
     expect_identical(seen[[f]], if (is.numeric(changed[[f]])) as.double(changed[[f]]) else
       changed[[f]], label = f)
@@ -42,9 +42,13 @@ test_that("every control field reaches C++ when it differs from its default", {
 })
 
 test_that("a missing or unknown control field is an error in C++, not a default", {
-  ctrl <- unclass(calm_control())
+  ctrl <- calm:::optimizer_control(calm_control())
   expect_error(as_cpp_values(ctrl[names(ctrl) != "max_rounds"]), "max_rounds.*missing")
-  expect_error(as_cpp_values(c(ctrl, list(new_knob = 1))), "new_knob.*neither")
+  expect_error(as_cpp_values(c(ctrl, list(new_knob = 1))), "new_knob.*not an optimizer field")
+  # R's own fields never reach C++: sent there, they are unknown
+  expect_error(as_cpp_values(unclass(calm_control())), "not an optimizer field")
+  expect_true(all(r_only %in% names(calm_control())))
+  expect_false(any(r_only %in% names(ctrl)))
 })
 
 test_that("calm_control() checks its arguments and prints as a table", {
@@ -53,7 +57,7 @@ test_that("calm_control() checks its arguments and prints as a table", {
   expect_error(calm_control(lambda_1 = 1), class = "calm_error_argument")
   # a few fields only, so that a new field does not change the snapshot
   ctrl <- calm_control(iter_per_round = 5000, acyclicity = "exp")
-  keep <- c("lambda1", "tau", "iter_per_round", "acyclicity", "early_stop", "refine_penalty")
+  keep <- c("lambda1", "tau", "iter_per_round", "acyclicity", "early_stop", "penalty_discount")
   expect_snapshot(print(structure(unclass(ctrl)[keep], class = "calm_control")))
 })
 
@@ -110,28 +114,30 @@ test_that("calm() runs the long schedule without the refinement unless told othe
   expect_equal(g$settings$control$rho_mult, calm:::schedule_presets()$short$rho_mult)
 })
 
-test_that("refine_control() holds the refinement's settings; the old refine_* names still work", {
+test_that("calm_control() holds refine_control() as its one field `refine`", {
   rc <- refine_control()
   expect_s3_class(rc, "calm_refine_control")
   expect_output(print(rc), "<refine_control>")
-  # calm_control() stores them under refine_* and takes its defaults from refine_control()
+  # no flat refine_* arguments or fields any more
+  expect_length(grep("^refine_", names(formals(calm_control))), 0L)
+  expect_length(grep("^refine_", names(calm_control())), 0L)
+  expect_identical(calm_control()$refine, rc)
   expect_identical(unclass(calm_control()), unclass(calm_control(refine = refine_control())))
-  expect_identical(calm_control()$refine_kicks, rc$kicks)
   ctrl <- calm_control(refine = refine_control(kicks = 7, order_starts = 4))
-  expect_equal(c(ctrl$refine_kicks, ctrl$refine_order_starts), c(7, 4))
-  # a flat name wins over the object; a list of refine_control()'s arguments works too
-  ctrl <- calm_control(refine = list(kicks = 7), refine_kicks = 3)
-  expect_equal(ctrl$refine_kicks, 3)
-  expect_equal(calm_control(refine_max_moves = 5)$refine_max_moves, 5)
-  # errors name the argument as written
+  expect_equal(c(ctrl$refine$kicks, ctrl$refine$order_starts), c(7, 4))
+  # a list of refine_control()'s arguments works too
+  expect_equal(calm_control(refine = list(kicks = 3))$refine$kicks, 3)
+  expect_error(calm_control(refine_kicks = 3), "refine_kicks", class = "calm_error_argument")
+  expect_output(print(calm_control()), "refine: <refine_control>")
+  # errors name the argument
   expect_error(refine_control(kicks = -1), "`kicks`", class = "calm_error_argument")
-  expect_error(calm_control(refine_kicks = -1), "`refine_kicks`", class = "calm_error_argument")
   expect_error(refine_control(kiks = 1), "kiks", class = "calm_error_argument")
   expect_error(calm_control(refine = list(kiks = 1)), "refine_control", class = "calm_error_argument")
+  expect_error(calm_control(refine = 3), "refine_control", class = "calm_error_argument")
   expect_error(refine_control(penalty = "aic"), "penalty", class = "calm_error_argument")
 })
 
-test_that("calm() takes the refinement's settings as refine_control(), in control or by old names", {
+test_that("calm() takes the refinement's settings as refine_control(), in calm() or in control", {
   set.seed(1)
   sem <- simulate_sem(8, n = 300)
   fit <- function(...) {
@@ -139,14 +145,16 @@ test_that("calm() takes the refinement's settings as refine_control(), in contro
     calm(sem$x, iter_per_round = 2000, verbose = FALSE, ...)
   }
   f1 <- fit(refine = refine_control(kicks = 0, exact_max_d = 0))
-  f2 <- fit(refine_kicks = 0, refine_exact_max_d = 0)
   f3 <- fit(control = calm_control(refine = refine_control(kicks = 0, exact_max_d = 0)))
-  expect_identical(f1$amat, f2$amat)
-  expect_identical(f1$refine$moves, f2$refine$moves)
-  expect_identical(f3$refine$moves, f2$refine$moves)
+  expect_identical(f1$amat, f3$amat)
+  expect_identical(f3$refine$moves, f1$refine$moves)
   expect_identical(f1$settings$refine, "ges")
-  expect_equal(f1$settings$control$refine_exact_max_d, 0)
-  # the object in calm() replaces the settings of `control`, flat names in ... win
-  f4 <- fit(control = calm_control(refine_kicks = 9), refine = refine_control(kicks = 1))
-  expect_equal(f4$settings$control$refine_kicks, 1)
+  expect_equal(f1$settings$control$refine$exact_max_d, 0)
+  # the object in calm() replaces the settings of `control`
+  f4 <- fit(control = calm_control(refine = refine_control(kicks = 9)),
+            refine = refine_control(kicks = 1))
+  expect_equal(f4$settings$control$refine$kicks, 1)
+  expect_error(fit(refine_kicks = 0), "refine_kicks", class = "calm_error_argument")
+  f5 <- suppressWarnings(fit(refine = "none", max_rounds = 2))
+  expect_identical(f5$settings$refine, "none")
 })

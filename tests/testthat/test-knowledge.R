@@ -371,11 +371,11 @@ test_that("knowledge never makes the score worse than the best graph obeying it 
     # cross-validation depends on the knowledge
     set.seed(s)
     f0 <- suppressWarnings(calm(sem$x, iter_per_round = 3000, penalty_discount = 2,
-                                refine_exact_max_d = 0, verbose = FALSE))
+                                refine = refine_control(exact_max_d = 0), verbose = FALSE))
     bk <- knowledge_obeyed_by(f0$amat, nm)
     set.seed(s)
     f1 <- suppressWarnings(calm(sem$x, iter_per_round = 3000, penalty_discount = 2,
-                                refine_exact_max_d = 0, knowledge = bk, verbose = FALSE))
+                                refine = refine_control(exact_max_d = 0), knowledge = bk, verbose = FALSE))
     expect_true(obeys(f1, bk))
     expect_equal(f1$refine$lambda, f0$refine$lambda)
     expect_lte(f1$refine$score_best, f0$refine$score_best + 1e-8)
@@ -401,15 +401,15 @@ test_that("calm(knowledge =) runs every refinement stage under the knowledge", {
   # and no stage is skipped: BOSS's starts are recorded when it improved
   set.seed(1)
   fit2 <- suppressWarnings(calm(sem$x, iter_per_round = 3000, penalty_discount = 2,
-                                knowledge = bk, refine_exact_max_d = 0, verbose = FALSE))
+                                knowledge = bk, refine = refine_control(exact_max_d = 0), verbose = FALSE))
   expect_true(obeys(fit2, bk))
   expect_lt(fit2$refine$score_best - ex$score, 1e-8)
   # each stage on its own keeps to the knowledge
-  for (stage in list(list(refine_order = FALSE, refine_empty_start = FALSE),
-                     list(refine_order = FALSE), list(refine_empty_start = FALSE))) {
+  for (stage in list(list(order = FALSE, empty_start = FALSE), list(order = FALSE),
+                     list(empty_start = FALSE))) {
     set.seed(2)
-    f <- suppressWarnings(do.call(calm, c(list(sem$x, iter_per_round = 3000, knowledge = bk,
-                                               refine_exact_max_d = 0, verbose = FALSE), stage)))
+    f <- suppressWarnings(calm(sem$x, iter_per_round = 3000, knowledge = bk, verbose = FALSE,
+                               refine = do.call(refine_control, c(list(exact_max_d = 0), stage))))
     expect_true(obeys(f, bk))
   }
 })

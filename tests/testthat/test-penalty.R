@@ -77,12 +77,15 @@ test_that("a fixed discount is the sparsity knob of calm() and boss(), with the 
   expect_identical(bc$penalty$method, "cv")
   expect_true(bc$settings$penalty_discount %in% c(1, 3))
   # the extended BIC and a covariance
-  e <- calm(sem$x, refine_penalty = "ebic", verbose = FALSE)
+  e <- calm(sem$x, refine = refine_control(penalty = "ebic"), verbose = FALSE)
   expect_identical(e$penalty$method, "ebic")
   expect_equal(e$penalty$lambda, as.numeric(ebic_lambda(500, 12)))
   fc <- calm(cov = cov(sem$x), n = 500, verbose = FALSE)
   expect_identical(fc$penalty$method, "ebic")
-  expect_error(boss(cov = cov(sem$x), n = 500, penalty_discount = "cv"), "penalty_discount")
+  # "cv" needs data: from a covariance, boss() takes the extended BIC as calm() does
+  bcv <- boss(cov = cov(sem$x), n = 500, penalty_discount = "cv", starts = 2)
+  expect_identical(bcv$penalty$method, "ebic")
+  expect_equal(bcv$penalty$lambda, fc$penalty$lambda)
 })
 
 test_that("bad selection settings are refused with the argument named", {
@@ -96,10 +99,13 @@ test_that("bad selection settings are refused with the argument named", {
   expect_error(select_penalty(x, folds = 1), "folds")
   expect_error(select_penalty(x, folds = 16), "folds")
   expect_error(select_penalty(x, folds = NA), "folds")
-  # calm() takes as many folds as the data allow (2 rows each); select_penalty() and boss() are told
+  # calm() and boss() take as many folds as the data allow (2 rows each);
+  # select_penalty() is told
   small <- calm(x, penalty_folds = 20, verbose = FALSE)
   expect_identical(small$penalty$folds, 15)
-  expect_error(boss(x, penalty_discount = "cv", penalty_folds = 20), "penalty_folds")
+  set.seed(2)
+  expect_identical(boss(x, penalty_discount = "cv", penalty_folds = 20, starts = 2)$penalty$folds, 15)
+  expect_error(boss(x, penalty_discount = "cv", penalty_folds = 1), "penalty_folds")
   expect_error(boss(x, penalty_discount = "bic"), "penalty_discount")
   expect_error(boss(x, penalty_grid = 0), "penalty_grid")
   x[1, 1] <- NA

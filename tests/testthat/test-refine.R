@@ -115,7 +115,7 @@ test_that("calm() refines by default, records what it did, and refine = 'none' i
   expect_null(f0$refine)
   set.seed(5)
   sem <- simulate_sem(10, k = 1, n = 500)
-  f1 <- calm(sem$x, iter_per_round = 5000, refine_penalty = "ebic", verbose = FALSE)
+  f1 <- calm(sem$x, iter_per_round = 5000, refine = refine_control(penalty = "ebic"), verbose = FALSE)
   r <- f1$refine
   expect_type(r, "list")
   # the extended BIC: gamma 0.75 over the 10 * 9 candidate edges
@@ -151,32 +151,32 @@ test_that("ebic_lambda() is the BIC plus gamma log(d (d - 1)) / n, and calm() ca
   sem <- simulate_sem(8, k = 1, n = 300)
   fb <- calm(sem$x, penalty_discount = 3, verbose = FALSE)
   expect_equal(fb$refine$lambda, bic_lambda(300, 3))
-  fe <- calm(sem$x, refine_penalty = "ebic", refine_gamma = 0, verbose = FALSE)
+  fe <- calm(sem$x, refine = refine_control(penalty = "ebic", gamma = 0), verbose = FALSE)
   expect_equal(fe$refine$lambda, bic_lambda(300, 1))
-  expect_error(calm_control(refine_gamma = -1), "refine_gamma")
-  expect_error(calm_control(refine_gamma = "a"), "refine_gamma")
+  expect_error(refine_control(gamma = -1), "`gamma`")
+  expect_error(refine_control(gamma = "a"), "`gamma`")
 })
 
 test_that("bad refinement settings are refused with the argument named", {
   set.seed(1)
   x <- simulate_sem(4, n = 50)$x
   expect_error(calm(x, refine = "hill"), "refine")
-  expect_error(calm_control(refine_penalty = -1), "refine_penalty")
-  expect_error(calm_control(refine_penalty = "aic"), "refine_penalty")
+  expect_error(refine_control(penalty = -1), "`penalty`")
+  expect_error(refine_control(penalty = "aic"), "`penalty`")
   expect_error(calm_control(penalty_discount = "a"), "penalty_discount")
   expect_error(calm_control(penalty_discount = -1), "penalty_discount")
   expect_error(calm_control(penalty_grid = c(1, NA)), "penalty_grid")
   expect_error(calm_control(penalty_grid = numeric()), "penalty_grid")
   expect_error(calm_control(penalty_grid = c(-1, 2)), "penalty_grid")
   expect_error(calm_control(penalty_folds = 1), "penalty_folds")
-  expect_error(calm_control(refine_forward = NA), "refine_forward")
-  expect_error(calm_control(refine_order = "yes"), "refine_order")
-  expect_error(calm_control(refine_order_starts = 0), "refine_order_starts")
-  expect_error(calm_control(refine_order_free_starts = NA), "refine_order_free_starts")
-  expect_error(calm_control(refine_order_free_starts = "yes"), "refine_order_free_starts")
-  expect_error(calm_control(refine_exact_limit = 25), "refine_exact_limit")
-  expect_error(calm_control(refine_grow_ratio = 1.5), "refine_grow_ratio")
-  expect_error(calm_control(refine_grow_ratio = NA), "refine_grow_ratio")
+  expect_error(refine_control(forward = NA), "`forward`")
+  expect_error(refine_control(order = "yes"), "`order`")
+  expect_error(refine_control(order_starts = 0), "`order_starts`")
+  expect_error(refine_control(order_free_starts = NA), "`order_free_starts`")
+  expect_error(refine_control(order_free_starts = "yes"), "`order_free_starts`")
+  expect_error(refine_control(exact_limit = 25), "`exact_limit`")
+  expect_error(refine_control(grow_ratio = 1.5), "`grow_ratio`")
+  expect_error(refine_control(grow_ratio = NA), "`grow_ratio`")
 })
 
 test_that("the order search never ends worse than its start and finds the truth on population covariances", {
@@ -211,7 +211,7 @@ test_that("calm()'s moves without the final exact step reach the exact optimum o
   skip_on_cran()
   # inst/bench/bench_optimum.R runs the same comparison on 60 problems and
   # prints the rate (58 of 60 on seeds 1001-1060, before the exact step)
-  no_exact <- calm_control(refine_exact_max_d = 0)
+  no_exact <- calm_control(refine = refine_control(exact_max_d = 0))
   set.seed(3001)
   reached <- vapply(1:40, function(r) {
     d <- sample(8:11, 1)
@@ -257,7 +257,7 @@ test_that("up to refine_exact_max_d variables calm() ends at the exact optimum o
   expect_true(all(fit$amat[m == 0] == 0))
   ex <- exact_search(sem$x, lambda1 = fit$refine$lambda, moral = m)
   expect_equal(fit$refine$score_best, ex$score, tolerance = 1e-9)
-  expect_error(calm_control(refine_exact_max_d = 26), "refine_exact_max_d")
+  expect_error(refine_control(exact_max_d = 26), "`exact_max_d`")
 })
 
 test_that("on pcalg's gmG8 data calm() returns the true CPDAG", {
@@ -283,14 +283,14 @@ test_that("with a given moral graph, starts from a search over all pairs reach t
     a <- calm(cov = sem$sigma, n = Inf, moral = M, standardize = FALSE, verbose = FALSE)
     set.seed(100 + s)
     b <- calm(cov = sem$sigma, n = Inf, moral = M, standardize = FALSE, verbose = FALSE,
-              control = calm_control(refine_order_free_starts = FALSE, refine_kicks = 0))
+              control = calm_control(refine = refine_control(order_free_starts = FALSE, kicks = 0)))
     expect_equal(shd_cpdag(a, sem$dag), 0)
     expect_gt(shd_cpdag(b, sem$dag), 10)
     expect_lt(a$refine$score_after, b$refine$score_after - 0.01)
-    # the kicks alone (refine_kicks) also get there from the same starts
+    # the kicks alone (refine_control(kicks)) also get there from the same starts
     set.seed(100 + s)
     k <- calm(cov = sem$sigma, n = Inf, moral = M, standardize = FALSE, verbose = FALSE,
-              control = calm_control(refine_order_free_starts = FALSE))
+              control = calm_control(refine = refine_control(order_free_starts = FALSE)))
     expect_equal(shd_cpdag(k, sem$dag), 0)
     # all keep to the given moral graph
     expect_true(all((as_amat(a) != 0) <= M))
@@ -304,13 +304,13 @@ test_that("the refinement's kicks never end worse, are reproducible and are labe
   set.seed(64)
   sem <- simulate_sem(30, k = 4, n = 1000)
   set.seed(2)
-  none <- calm(sem$x, control = calm_control(refine_kicks = 0), verbose = FALSE)
+  none <- calm(sem$x, control = calm_control(refine = refine_control(kicks = 0)), verbose = FALSE)
   set.seed(2)
   kicked <- calm(sem$x, verbose = FALSE)
   set.seed(2)
   again <- calm(sem$x, verbose = FALSE)
-  expect_identical(calm_control()$refine_kicks, 20L)
-  expect_identical(calm_control()$refine_kick_size, 5L)
+  expect_identical(calm_control()$refine$kicks, 20L)
+  expect_identical(calm_control()$refine$kick_size, 5L)
   expect_lte(kicked$refine$score_best, none$refine$score_best + 1e-9)
   expect_identical(as_amat(kicked), as_amat(again))
   order_moves <- kicked$refine$moves$clique[kicked$refine$moves$type == "order"]
@@ -324,10 +324,10 @@ test_that("the refinement's second pass of order-search starts (refine_grow_rati
   set.seed(63)
   sem <- simulate_sem(30, k = 4, n = 1000)
   set.seed(1)
-  plain <- calm(sem$x, control = calm_control(refine_grow_ratio = 1), verbose = FALSE)
+  plain <- calm(sem$x, control = calm_control(refine = refine_control(grow_ratio = 1)), verbose = FALSE)
   set.seed(1)
   both <- calm(sem$x, verbose = FALSE)
-  expect_identical(calm_control()$refine_grow_ratio, 0.5)
+  expect_identical(calm_control()$refine$grow_ratio, 0.5)
   expect_lte(both$refine$score_best, plain$refine$score_best + 1e-9)
   order_moves <- both$refine$moves$clique[both$refine$moves$type == "order"]
   if (length(order_moves)) expect_match(order_moves, "grow ratios 1 and 0.5")

@@ -105,9 +105,9 @@ test_that("the step runs only for n > d, finite n and at most risk_max_d variabl
   expect_false(calm:::min_risk_applies(modifyList(ctx, list(n = Inf))))
   expect_true(calm:::min_risk_applies(modifyList(ctx, list(n = 1000, d = 150))))
   expect_false(calm:::min_risk_applies(modifyList(ctx, list(n = 1000, d = 151))))
-  ctx$ctrl$refine_risk_max_d <- 10
+  ctx$ctrl$refine$risk_max_d <- 10
   expect_false(calm:::min_risk_applies(ctx))
-  ctx$ctrl$refine_risk_max_d <- 150
-  ctx$ctrl$refine_risk_starts <- 0
+  ctx$ctrl$refine$risk_max_d <- 150
+  ctx$ctrl$refine$risk_starts <- 0
   expect_false(calm:::min_risk_applies(ctx))
 })

@@ -54,7 +54,8 @@ expm_taylor <- function(A) {
 }
 
 kernel_obj <- function(S, M, theta, P, noise, gate, score, coef, quadratic, ctrl) {
-  calm:::cpp_calm_objective(S, M, theta, P, noise, ctrl, gate, score, coef, quadratic)
+  calm:::cpp_calm_objective(S, M, theta, P, noise, calm:::optimizer_control(ctrl), gate, score,
+                            coef, quadratic)
 }
 
 # Central differences of the kernel objective over the free entries.

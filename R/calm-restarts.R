@@ -1,0 +1,175 @@
+# calm()'s continuous phase: the seeded restarts, each one run of the C++
+# optimizer (src/calm_optimizer.cpp) thresholded, repaired and scored.
+
+# Runs the restarts (sequentially, or through future when there are
+# several), each with its own seed. With ctrl$split_components, each restart
+# fits the connected components of the mask separately (see
+# calm_run_split()).
+run_restarts <- function(seeds, sigma, mask, ctrl, gate, score, constraint, verbose) {
+  comps <- if (isTRUE(ctrl[["split_components"]])) split_plan(mask) else NULL
+  one <- function(seed, verbose, progress) {
+    if (is.null(comps)) {
+      calm_run_one(seed, sigma, mask, ctrl, gate, score, constraint, verbose)
+    } else {
+      calm_run_split(seed, sigma, mask, comps, ctrl, gate, score, constraint, verbose, progress)
+    }
+  }
+  if (length(seeds) == 1L) return(list(one(seeds, verbose, progress = TRUE)))
+  run_all <- function() {
+    p <- progressr::progressor(steps = length(seeds))
+    future.apply::future_lapply(seeds, function(seed) {
+      # no progress bar over components inside a restart: the bar is over
+      # the restarts
+      r <- one(seed, verbose = FALSE, progress = FALSE)
+      p(sprintf("restart done: objective %.4g", r[["final_objective"]]))
+      r
+    }, future.seed = FALSE)
+  }
+  if (!verbose) return(run_all())
+  # verbose: show the progress over restarts with the user's progressr
+  # handlers, or a text bar when none are set
+  cli::cli_inform("Running {length(seeds)} restarts.")
+  with_user_progress(run_all())
+}
+
+# Evaluates `expr` under progressr::with_progress() with the user's
+# handlers, or a text bar when none are set.
+with_user_progress <- function(expr) {
+  handlers <- if (length(progressr::handlers())) progressr::handlers() else progressr::handler_txtprogressbar()
+  progressr::with_progress(expr, handlers = handlers, enable = TRUE)
+}
+
+# One seeded fit: the C++ optimizer, then the edge set, acyclic repair and
+# the final objective (score of the least-squares refit + lambda1 * edges).
+calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbose) {
+  nm <- colnames(sigma)
+  progress <- NULL
+  if (verbose) {
+    # One bar per round (rounds can end early, so no estimate of the time
+    # left for the whole schedule is honest): round, rho, h after the last
+    # round, and the steps of this round.
+    total <- if (constraint == "hard") ctrl[["iter_per_round"]] else ctrl[["soft_iter"]]
+    cur_round <- 1L
+    cur_h <- NA_real_
+    cur_rho <- ctrl[["rho_init"]]
+    # auto_terminate = FALSE: the bar is reused by every round (a full round
+    # reaches its total) and closed by cli_progress_done() after the fit
+    pb <- cli::cli_progress_bar(
+      total = total, clear = TRUE, auto_terminate = FALSE,
+      format = paste0("round {cur_round}, rho {signif(cur_rho, 2)}, ",
+                      "h {if (is.finite(cur_h)) signif(cur_h, 2) else '-'} ",
+                      "{cli::pb_bar} {cli::pb_percent} of the round")
+    )
+    progress <- function(round, iter, iter_total, rho, h) {
+      cur_round <<- round
+      cur_h <<- h
+      cur_rho <<- rho
+      cli::cli_progress_update(id = pb, set = iter)
+    }
+  }
+  t0 <- proc.time()[["elapsed"]]
+  r <- cpp_calm_fit(sigma, mask, optimizer_control(ctrl), gate, score, constraint, seed, progress)
+  if (verbose) cli::cli_progress_done(id = pb)
+  seconds <- proc.time()[["elapsed"]] - t0
+
+  named <- function(m) if (is.null(m)) NULL else set_node_names(m, nm)
+  edges <- named(r[["edges"]])
+  B_raw <- named(r[["B_raw"]])
+  removed <- data.frame(from = character(), to = character(), weight = numeric())
+  if (!cpp_is_dag(edges)) {
+    w <- B_raw * edges
+    # an edge with a learned weight of exactly zero is still an edge
+    w[edges != 0 & w == 0] <- .Machine$double.xmin
+    # required edges (background knowledge, mask value 2) are never removed
+    w[edges != 0 & mask > 1.5] <- .Machine$double.xmax
+    fix <- make_acyclic(w)
+    removed <- fix[["removed"]]
+    edges[] <- as.double(fix[["B"]] != 0)
+  }
+  refit <- refit_weights(edges, sigma)
+  tr <- r[["trace"]]
+  list(
+    seed = seed, amat = edges, B_raw = B_raw * edges, gate_values = named(r[["gate_values"]]),
+    trace = data.frame(component = rep(1L, length(tr[["round"]])),
+                       round = tr[["round"]], rho = tr[["rho"]], h = tr[["h"]],
+                       objective = tr[["objective"]], edges = tr[["edges"]],
+                       dag = tr[["dag"]], changed = tr[["changed"]],
+                       steps = tr[["steps"]], skipped = tr[["skipped"]],
+                       seconds = tr[["seconds"]]),
+    converged = r[["converged"]], stop = run_stop(r, constraint), h = r[["h"]], removed = removed,
+    skipped = r[["skipped"]],
+    final_objective = run_objective(refit, edges, mask, ctrl, score), isa = r[["isa"]],
+    seconds = seconds, refit = refit
+  )
+}
+
+# The final objective of a run: the score of the least-squares refit on its
+# graph plus lambda1 per edge; required edges (mask value 2) are outside the
+# sparsity penalty.
+run_objective <- function(refit, amat, mask, ctrl, score) {
+  omega <- refit[["omega"]]
+  fit_score <- if (score == "likelihood") 0.5 * sum(log(omega)) else sum(sqrt(omega))
+  fit_score + ctrl[["lambda1"]] * sum(amat[mask < 1.5])
+}
+
+# Why the optimizer stopped: "h_tol" (the constraint was met), "settled"
+# (the graph settled before, see calm_control()), "max_rounds" (the cap),
+# or "steps" (the single run of the soft constraint).
+run_stop <- function(r, constraint) {
+  if (constraint == "soft") return("steps")
+  if (isTRUE(r[["settled"]])) return("settled")
+  if (isTRUE(r[["converged"]])) "h_tol" else "max_rounds"
+}
+
+# One row per restart: its seed, final objective, rounds, h, convergence,
+# why it stopped and its time (fit$restarts).
+restart_table <- function(runs, seeds) {
+  data.frame(
+    restart = seq_along(runs), seed = seeds,
+    objective = vapply(runs, `[[`, numeric(1), "final_objective"),
+    rounds = vapply(runs, function(r) trace_rounds(r[["trace"]]), integer(1)),
+    h = vapply(runs, `[[`, numeric(1), "h"),
+    converged = vapply(runs, `[[`, logical(1), "converged"),
+    stop = vapply(runs, `[[`, character(1), "stop"),
+    seconds = vapply(runs, `[[`, numeric(1), "seconds")
+  )
+}
+
+# Warnings about the returned run: never silent about a cap, a repair or
+# skipped steps.
+# With gate = "tanh" the graph is |B| > weight_threshold: a threshold above
+# every weight empties it, and an empty graph ends the schedule as if the
+# constraint were met. Say so rather than return the refinement's graph as
+# if the optimizer had found nothing.
+warn_threshold_empty <- function(runs, ctrl, gate) {
+  if (gate != "tanh") return(FALSE)
+  empty <- all(vapply(runs, function(r) all(r[["amat"]] == 0), logical(1)))
+  h <- min(vapply(runs, `[[`, numeric(1), "h"))
+  if (empty && h > ctrl[["h_tol"]]) {
+    cli::cli_warn(c(
+      "{.arg weight_threshold} = {format(ctrl[['weight_threshold']])} is above every weight of the optimizer (gate {.val tanh}): its graph is empty although the weights are still cyclic (h = {signif(h, 3)} > {.arg h_tol} = {ctrl[['h_tol']]}).",
+      i = "Use a threshold on the scale of the weights (default 0.1); the fit is marked {.code converged = FALSE}."
+    ), class = c("calm_warning_threshold", "calm_warning"))
+  }
+  empty && h > ctrl[["h_tol"]]
+}
+
+warn_run <- function(run, ctrl, constraint) {
+  if (constraint == "hard" && !run[["converged"]]) {
+    cli::cli_warn(c(
+      "CALM hit {.arg max_rounds} = {ctrl[['max_rounds']]} before the acyclicity constraint was met (h = {signif(run[['h']], 3)} > {.arg h_tol} = {ctrl[['h_tol']]}).",
+      i = "Increase {.arg max_rounds} or {.arg iter_per_round} in {.fn calm_control}; the fit is marked {.code converged = FALSE}."
+    ), class = "calm_warning_not_converged")
+  }
+  if (nrow(run[["removed"]]) > 0L) {
+    cli::cli_warn(c(
+      "The thresholded graph had a directed cycle; {nrow(run[['removed']])} edge{?s} with the smallest weights {?was/were} removed to make it acyclic.",
+      i = "See {.code fit$removed}."
+    ), class = "calm_warning_repaired")
+  }
+  if (run[["skipped"]] > 0) {
+    cli::cli_warn("{run[['skipped']]} optimizer step{?s} {?was/were} skipped because the objective was not finite.",
+                  class = "calm_warning_skipped")
+  }
+  invisible(NULL)
+}
