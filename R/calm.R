@@ -57,8 +57,9 @@
 #' search (Chickering, 2002; Hauser and Buehlmann, 2012), also starts greedy
 #' equivalence search from the empty graph, runs best order score search
 #' ([boss()]) from CALM's order, the refined graph's order and random orders,
-#' and up to 20 variables takes the exact optimum ([exact_search()]); it
-#' keeps whichever graph scores best. For data with more rows than variables
+#' and up to 20 variables takes the exact optimum ([exact_search()]) when
+#' fewer than half of BOSS's starts agree on its best score; it keeps
+#' whichever graph scores best. For data with more rows than variables
 #' (at most 150 of them, `refine_control(risk_max_d)`) a last step then runs
 #' BOSS from 40 more random orders and returns, among their local
 #' optima and the best graph, the one with the smallest expected SHD to the
@@ -75,7 +76,7 @@
 #' the graphs before (`dag_before`, `cpdag_before`), the scores before and
 #' after (`score_before`, `score_after`) and the best score found
 #' (`score_best`; above `score_after` only when the last step chose another
-#' graph), the penalty (`lambda`), the moves made
+#' graph), whether the exact search ran (`exact_run`), the penalty (`lambda`), the moves made
 #' (`moves`) and the pairs the search could use (`mask`); the penalty used is
 #' in `fit$penalty`.
 #'

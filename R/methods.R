@@ -455,8 +455,7 @@ learned_line <- function(x) {
     notears = "continuous optimization (NOTEARS)", pc = "PC (pcalg)", ges = "GES (pcalg)",
     sem = "least squares on a given graph", x[["method"]])
   if (is.list(x[["refine"]])) {
-    mx <- x[["settings"]][["control"]][["refine"]][["exact_max_d"]]
-    exact <- is.numeric(mx) && nrow(x[["amat"]]) <= mx
+    exact <- isTRUE(x[["refine"]][["exact_run"]])
     mv <- x[["refine"]][["moves"]]
     risk <- is.data.frame(mv) && any(mv$type == "risk")
     stages <- paste0(stages, " + refinement (GES, BOSS", if (exact) ", exact search",

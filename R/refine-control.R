@@ -54,17 +54,22 @@
 #' @param exact_limit Nodes with at most this many candidate parents
 #'   (default 14, at most 20) get exact best parent sets in BOSS;
 #'   others use grow-shrink trees (`boss(exact_limit = )`).
-#' @param grow_ratio In `[0, 1]` (default 0.5): BOSS runs its
-#'   starts with the plain grow step and again with this grow ratio
-#'   (`boss(grow_ratio = )`), and keeps the better result; `1` runs them once.
+#' @param grow_ratio `"auto"` (default) or a number in `[0, 1]`: BOSS runs
+#'   its starts with the plain grow step and again with this grow ratio
+#'   (`boss(grow_ratio = )`), and keeps the better result; `1` runs them
+#'   once. `"auto"` is 0.5 when there are no more observations than
+#'   variables and 1 otherwise.
 #' @param kicks Number of kicks after BOSS's starts (default
 #'   20; `0`: none): each moves `kick_size` variables of the best order to
 #'   random places and searches again, as `boss(kicks = )`.
 #' @param kick_size Variables moved by each kick (default 5).
 #' @param exact_max_d Up to this many variables (default 20, at most 25) the
 #'   refinement ends with the exact optimum of its score, kept when it scores
-#'   better; time and memory double with each variable (about 2 seconds and
-#'   100 MB at 20). `0` turns it off.
+#'   better, unless BOSS already agrees with itself: the exact search runs
+#'   when BOSS is off or fewer than half of its starts ended at its best
+#'   score (a kick that improved on every start counts as disagreement).
+#'   Time and memory double with each variable (about 2 seconds and 100 MB
+#'   at 20). `0` turns it off.
 #' @param risk_starts Number of further BOSS starts from random orders
 #'   (default 40; `0` turns the step off) whose local optima, with the
 #'   refined graph, are the candidates of the last step: the candidate with
@@ -104,7 +109,7 @@
 refine_control <- function(penalty = "bic", gamma = 0.75, forward = "auto", max_moves = 10000,
                            empty_start = TRUE, order = TRUE, order_starts = 10,
                            order_all_pairs = 250, order_free_starts = TRUE, exact_limit = 14,
-                           grow_ratio = 0.5, kicks = 20, kick_size = 5, exact_max_d = 20,
+                           grow_ratio = "auto", kicks = 20, kick_size = 5, exact_max_d = 20,
                            risk_starts = 40, risk_temperature = 4, risk_max_d = 150, ...) {
   call <- environment()
   check_dots_empty(..., fn = "refine_control", call = call)
@@ -139,7 +144,8 @@ check_refine_settings <- function(x, call) {
     order_free_starts = check_flag(x$order_free_starts, "order_free_starts", call = call),
     order_starts = check_count(x$order_starts, "order_starts", min = 1, max = 1e4, call = call),
     exact_limit = check_count(x$exact_limit, "exact_limit", min = 0, max = 20, call = call),
-    grow_ratio = check_number(x$grow_ratio, "grow_ratio", lower = 0, upper = 1, call = call),
+    grow_ratio = if (identical(x$grow_ratio, "auto")) "auto" else
+      check_number(x$grow_ratio, "grow_ratio", lower = 0, upper = 1, call = call),
     kicks = check_count(x$kicks, "kicks", min = 0, max = 1e5, call = call),
     kick_size = check_count(x$kick_size, "kick_size", min = 1, max = 1e4, call = call),
     risk_starts = check_count(x$risk_starts, "risk_starts", min = 0, max = 1e4, call = call),

@@ -53,3 +53,19 @@ format_stage_table <- function(tab) {
              cpu_s = sprintf("%.2f", tab$cpu), cpu_ratio = sprintf("%.2f", tab$cpu_ratio),
              stringsAsFactors = FALSE)
 }
+
+# How many data sets a variant changed: the number whose SHD differs from the
+# baseline's on the same data set, out of all the variant was run on.
+stage_changed <- function(res, variant, baseline = "default") {
+  a <- res[res$variant == variant, c("cell", "seed", "shd")]
+  b <- res[res$variant == baseline, c("cell", "seed", "shd")]
+  x <- merge(a, b, by = c("cell", "seed"))
+  c(changed = sum(x$shd.x != x$shd.y), of = nrow(x))
+}
+
+# The share of the baseline's CPU time that a variant saves, per cell, as a
+# range over the cells ("25-56%").
+stage_saving <- function(tab, variant) {
+  s <- 1 - tab$cpu_ratio[tab$variant == variant]
+  sprintf("%.0f-%.0f%%", 100 * min(s), 100 * max(s))
+}
