@@ -93,7 +93,7 @@ node_arg <- function(v, nm, arg, call) {
   if (is.character(v) && length(v) && !anyNA(v)) {
     unknown <- setdiff(v, nm)
     if (length(unknown)) {
-      abort_arg(arg, "names {.val {unknown}}, not {?a node/nodes} of the graph.", call = call)
+      abort_arg(arg, "names {.val {unknown}}, which {?is not a node/are not nodes} of the graph.", call = call)
     }
     pos <- match(v, nm)
   } else if (is.numeric(v) && length(v) && !anyNA(v) && all(v == round(v))) {
@@ -158,8 +158,11 @@ possible_reach <- function(parts, from, avoid = integer(), backwards = FALSE, st
   which(reached)
 }
 
+# One search from all of `xs` at once: a path through another start node is
+# also a path from it, which starts with no condition on its first edge.
 possible_descendants <- function(parts, xs) {
-  sort(unique(unlist(lapply(xs, function(v) possible_reach(parts, v)))))
+  if (!length(xs)) return(integer())
+  possible_reach(parts, xs)
 }
 
 # The optimal adjustment set O(X, Y) in an MPDAG: the parents of the nodes

@@ -85,7 +85,12 @@
 #' sem <- simulate_sem(6, k = 1.5, n = 500)
 #' fit <- boss(sem$x)
 #' causal_effects(fit, "X1", data = sem$x)
-#' causal_effects(fit, c("X1", "X2"), "X6", data = sem$x, method = "optimal")
+#' causal_effects(fit, "X1", "X6", data = sem$x, method = "optimal")
+#' # joint effects of two treatments
+#' causal_effects(fit, c("X1", "X2"), "X6", data = sem$x)
+#' # uncertainty: the bounds over bootstrap graphs
+#' bs <- bootstrap_edges(sem$x, R = 5, learner = boss, starts = 2)
+#' causal_effects(bs, "X1", data = sem$x)
 #' @export
 causal_effects <- function(fit, x, y = NULL, data = NULL, cov = NULL,
                            method = c("local", "optimal"), R = 0, learner = calm, ...,
@@ -222,13 +227,21 @@ joint_rows <- function(pasets, sigma, xs, ys, k) {
 optimal_rows <- function(g, sigma, xs, ys, k) {
   parts <- pdag_parts(g)
   de_x <- possible_descendants(parts, xs)
-  rows <- lapply(ys, function(v) {
-    o <- optimal_set(parts, xs, v, de_x = de_x)
-    if (is.character(o)) return(data.frame(x = xs, y = v, effect = NA_real_, set = NA_character_, config = k))
-    b <- if (length(o$zero)) rep(0, length(xs)) else regression_effects(sigma, xs, o$set, v)
-    data.frame(x = xs, y = v, effect = as.vector(b), set = set_label(o$set), config = k)
-  })
-  do.call(rbind, rows)
+  nx <- length(xs)
+  effect <- matrix(0, nx, length(ys))
+  set <- character(length(ys))
+  for (i in which(ys %in% de_x)) {
+    o <- optimal_set(parts, xs, ys[i], de_x = de_x)
+    if (is.character(o)) {
+      effect[, i] <- NA_real_
+      set[i] <- NA_character_
+    } else {
+      effect[, i] <- regression_effects(sigma, xs, o$set, ys[i])
+      set[i] <- set_label(o$set)
+    }
+  }
+  data.frame(x = rep(xs, length(ys)), y = rep(ys, each = nx), effect = as.vector(effect),
+             set = rep(set, each = nx), config = k)
 }
 
 set_label <- function(p) paste(sort(p), collapse = ",")

@@ -7,7 +7,7 @@
 # orienting a random share of its undirected edges as the DAG has them;
 # with a random positive definite covariance over its nodes.
 random_class <- function(d, knowledge = FALSE) {
-  dag <- simulate_dag(d, k = stats::runif(1, 1, min(3, (d - 1) / 2)))
+  dag <- simulate_dag(d, k = stats::runif(1, 1, min(2, (d - 1) / 2)))
   # pcalg's addBgKnowledge() looks nodes up by name, and is given positions
   dimnames(dag) <- rep(list(as.character(seq_len(d))), 2)
   g <- dag_to_cpdag(dag, output = "matrix")
