@@ -36,7 +36,10 @@
 #'   replicates with `from -> to`) and, for the CPDAG, `undirected` (share
 #'   with an undirected edge); further `R`, `nodes`, `threshold`, `seconds`
 #'   and `failed` (the number of replicates whose fit failed or whose worker
-#'   died, left out), `errors` (a data frame of those: `replicate`, `error`).
+#'   died, left out), `errors` (a data frame of those: `replicate`, `error`),
+#'   and for each kept replicate `graphs` (the positions of the nonzero
+#'   cells of its CPDAG matrix) and `rows` (the rows it resampled), which
+#'   [causal_effects()] uses.
 #' @seealso [average_graph()], [as_bn_strength()],
 #'   [plot.calm_bootstrap()]
 #' @examples
@@ -67,7 +70,7 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
     rows <- sample.int(n, n, replace = TRUE)
     out <- tryCatch({
       fit <- fit_learner(learner, x[rows, , drop = FALSE], args, as_frame)
-      bootstrap_graphs(fit, nm)
+      c(bootstrap_graphs(fit, nm), list(rows = rows))
     }, error = function(e) conditionMessage(e))
     p(sprintf("replicate %d", r))
     out
@@ -94,6 +97,10 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
                  cpdag = strength_frame(mean_of("cpdag_directed"), mean_of("cpdag_undirected"),
                                         cpdag = TRUE),
                  R = k, nodes = nm, threshold = threshold, failed = sum(failed),
+                 # what causal_effects() needs to redo each replicate's
+                 # regressions: its CPDAG (the nonzero cells) and its rows
+                 graphs = lapply(ok, function(r) which(r$cpdag_directed + r$cpdag_undirected != 0)),
+                 rows = lapply(ok, function(r) r$rows),
                  errors = data.frame(replicate = which(failed),
                                      error = unlist(reps[failed], use.names = FALSE)),
                  seconds = proc.time()[["elapsed"]] - t0),

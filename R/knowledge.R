@@ -265,17 +265,25 @@ knowledge_cpdag <- function(cpdag, kn) {
 }
 
 # Meek's rules 1-4 applied to a PDAG (0/1, [i, j] = 1 and [j, i] = 0 for
-# i -> j, both 1 for i - j) until none applies.
+# i -> j, both 1 for i - j) until none applies. The edge-type matrices are
+# kept up to date as edges get oriented rather than rebuilt for every test,
+# which makes the closure cheap enough to run once per candidate
+# orientation in causal_effects().
 meek_closure <- function(g) {
+  dir <- g != 0 & t(g) == 0            # dir[i, j]: i -> j
+  adj <- g != 0 | t(g) != 0
+  und <- g != 0 & t(g) != 0
   repeat {
     changed <- FALSE
-    und <- which(g != 0 & t(g) != 0 & upper.tri(g), arr.ind = TRUE)
-    for (k in seq_len(nrow(und))) {
-      for (e in list(und[k, ], rev(und[k, ]))) {
+    pairs <- which(und & upper.tri(und), arr.ind = TRUE)
+    for (k in seq_len(nrow(pairs))) {
+      for (e in list(pairs[k, ], rev(pairs[k, ]))) {
         a <- e[[1]]
         b <- e[[2]]
-        if (g[a, b] != 0 && g[b, a] != 0 && meek_orients(g, a, b)) {
+        if (und[a, b] && meek_orients(dir, adj, und, a, b)) {
           g[b, a] <- 0
+          dir[a, b] <- TRUE
+          und[a, b] <- und[b, a] <- FALSE
           changed <- TRUE
         }
       }
@@ -285,19 +293,17 @@ meek_closure <- function(g) {
 }
 
 # Does one of Meek's rules orient the undirected edge a - b as a -> b?
-meek_orients <- function(g, a, b) {
-  dir <- g != 0 & t(g) == 0            # dir[i, j]: i -> j
-  adj <- g != 0 | t(g) != 0
-  und <- g != 0 & t(g) != 0
+meek_orients <- function(dir, adj, und, a, b) {
+  others <- seq_len(nrow(dir)) != b
   # R1: c -> a, c and b not adjacent
-  if (any(dir[, a] & !adj[, b] & seq_len(nrow(g)) != b)) return(TRUE)
+  if (any(dir[, a] & !adj[, b] & others)) return(TRUE)
   # R2: a -> c -> b
   if (any(dir[a, ] & dir[, b])) return(TRUE)
   # R3: a - c -> b and a - d -> b with c, d not adjacent
   cs <- which(und[a, ] & dir[, b])
   if (length(cs) >= 2L && any(!adj[cs, cs][upper.tri(diag(length(cs)))])) return(TRUE)
   # R4: a - c, c -> d -> b, c and b not adjacent
-  cs <- which(und[a, ] & !adj[, b] & seq_len(nrow(g)) != b)
+  cs <- which(und[a, ] & !adj[, b] & others)
   for (c in cs) if (any(dir[c, ] & dir[, b])) return(TRUE)
   FALSE
 }

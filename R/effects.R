@@ -1,0 +1,267 @@
+# Total causal effects over the DAGs of a learned equivalence class (IDA):
+# the graph side lives in adjustment.R, the regressions and the shaping of
+# results here, the bootstrap version in effects-bootstrap.R.
+
+#' Possible total causal effects over the equivalence class (IDA)
+#'
+#' Estimates the total causal effect of each treatment `x` on each outcome
+#' `y` in every way the learned equivalence class allows: the data identify
+#' a CPDAG (maximally oriented under the fit's background knowledge), not
+#' one DAG, and the DAGs of the class can disagree on the parents of a
+#' treatment. The result is the multiset of possible effects, as pcalg's
+#' `ida()` and `jointIda()` give it.
+#'
+#' * `method = "local"` (Maathuis, Kalisch and Bühlmann 2009): for every set
+#'   of parents of `x` that some DAG of the class has, the coefficient of
+#'   `x` in the regression of `y` on `x` and those parents (0 when `y` is
+#'   among them). Whether a parent set occurs in the class is decided
+#'   locally: no new v-structure at `x` and, for a PDAG under knowledge or
+#'   for several treatments, no contradiction when Meek's rules propagate
+#'   the orientation (Perković et al. 2017).
+#' * `method = "optimal"` (Witte et al. 2020; Henckel, Perković and Maathuis
+#'   2022): for each of the same local orientations, the regression of `y`
+#'   on `x` and the optimal adjustment set in the PDAG that orientation
+#'   gives (see [adjustment_set()]): the same effects in the population,
+#'   smaller variance in samples. The effect is 0 when `y` is not a possible
+#'   descendant of `x`, and `NA` when no valid adjustment set exists.
+#'
+#' Several treatments (`length(x) > 1`) give joint effects: the effect of
+#' each treatment with the others held fixed. With `"local"` they come from
+#' the joint parent sets by recursive regressions (jointIda's `RRC`
+#' technique); with `"optimal"` from one regression of `y` on all
+#' treatments and the optimal set.
+#'
+#' Effects are on the scale of the data (or covariance) given, whatever
+#' scale the learner worked on: the effect of one unit of `x` in its own
+#' units, in units of `y`.
+#'
+#' @param fit A fit of [calm()], [boss()] or [exact_search()] (its CPDAG,
+#'   maximally oriented under its knowledge, is used), a graph in any form
+#'   [as_amat()] accepts (a CPDAG, a maximally oriented PDAG, or a DAG,
+#'   used as it is), or a [bootstrap_edges()] result (see Uncertainty).
+#' @param x Treatments: node names or positions.
+#' @param y Outcomes: node names or positions, disjoint from `x`; `NULL`
+#'   (default) for every other node.
+#' @param data Data, one column per node (matched by name): the data the
+#'   graph was learned from. Fits do not keep their data, so it is needed.
+#' @param cov Instead of `data`, a covariance matrix of the nodes.
+#' @param method `"local"` (default) or `"optimal"`; see Details.
+#' @param R For a fit or graph: `0` (default) for the effects on `data`;
+#'   a number of bootstrap replicates to run [bootstrap_edges()] on `data`
+#'   with `learner` first and summarise over its graphs (see
+#'   Uncertainty).
+#' @param learner,... The learner and its arguments for `R > 0`, as in
+#'   [bootstrap_edges()] (default [calm()]).
+#' @param level Coverage of the percentile intervals of bootstrap summaries.
+#' @section Uncertainty: Given a [bootstrap_edges()] result (which keeps each
+#'   replicate's CPDAG and resampled rows), or `R > 0`, the possible effects
+#'   are computed in every replicate's graph with coefficients refitted on
+#'   that replicate's rows. The summary has one row per (`x`, `y`): the
+#'   bounds of the multiset (its minimum and maximum) as their medians over
+#'   replicates with percentile intervals (`min_lower`, `min_upper`,
+#'   `max_lower`, `max_upper`), and `zero_share`, the share of replicates in
+#'   which every possible effect is 0. The replicates run as futures under
+#'   the same `future::plan()` as [bootstrap_edges()].
+#' @return A data frame, one row per possible effect: `x`, `y`, `effect`,
+#'   `set` (the parent set of `x` for `"local"`, the adjustment set for
+#'   `"optimal"`, names separated by commas), `config` (which local
+#'   orientation; rows of joint effects with the same `config` belong
+#'   together) and `is_unique` (`TRUE` when every orientation in the class
+#'   gives the same estimate, so the class identifies the effect). The
+#'   bootstrap summary is described under Uncertainty.
+#' @references Maathuis, M. H., Kalisch, M. and Bühlmann, P. (2009).
+#'   Estimating high-dimensional intervention effects from observational
+#'   data. *Annals of Statistics* 37(6A), 3133-3164.
+#'
+#'   Nandy, P., Maathuis, M. H. and Richardson, T. S. (2017). Estimating the
+#'   effect of joint interventions from observational data in sparse
+#'   high-dimensional settings. *Annals of Statistics* 45(2), 647-674.
+#'
+#'   Witte, J., Henckel, L., Maathuis, M. H. and Didelez, V. (2020). On
+#'   efficient adjustment in causal graphs. *JMLR* 21, 1-45.
+#' @seealso [adjustment_set()], [bootstrap_edges()]
+#' @examples
+#' set.seed(1)
+#' sem <- simulate_sem(6, k = 1.5, n = 500)
+#' fit <- boss(sem$x)
+#' causal_effects(fit, "X1", data = sem$x)
+#' causal_effects(fit, "X1", "X6", data = sem$x, method = "optimal")
+#' # joint effects of two treatments
+#' causal_effects(fit, c("X1", "X2"), "X6", data = sem$x)
+#' # uncertainty: the bounds over bootstrap graphs
+#' bs <- bootstrap_edges(sem$x, R = 5, learner = boss, starts = 2)
+#' causal_effects(bs, "X1", data = sem$x)
+#' @export
+causal_effects <- function(fit, x, y = NULL, data = NULL, cov = NULL,
+                           method = c("local", "optimal"), R = 0, learner = calm, ...,
+                           level = 0.95) {
+  call <- environment()
+  method <- match_choice(method, c("local", "optimal"), "method", call)
+  R <- check_count(R, "R", call = call)
+  level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE,
+                        upper_open = TRUE, call = call)
+  if (inherits(fit, "calm_bootstrap") || R > 0) {
+    if (is.null(data)) {
+      abort_arg("data", "is needed for bootstrap effects: the rows each replicate resamples.",
+                call = call)
+    }
+    if (!inherits(fit, "calm_bootstrap")) {
+      fit <- bootstrap_edges(data, R = R, learner = learner, ...)
+    }
+    return(bootstrap_effects(fit, x, y, data, method, level, call))
+  }
+  g <- effects_graph(fit, "fit", call)
+  nm <- rownames(g)
+  sigma <- effects_covariance(data, cov, nm, call)
+  xs <- node_arg(x, nm, "x", call)
+  ys <- if (is.null(y)) setdiff(seq_along(nm), xs) else node_arg(y, nm, "y", call)
+  check_disjoint(xs, ys, nm, call)
+  cpdag <- inherits(fit, "calm_fit") && is.null(fit[["knowledge"]])
+  possible_effects(g, sigma, xs, ys, method, cpdag, call)
+}
+
+# The covariance the effects are computed from, with the graph's nodes in
+# its order; a fit without data is an error that says what to give.
+effects_covariance <- function(data, cov, nm, call) {
+  if (is.null(data) && is.null(cov)) {
+    abort_arg("data", "is missing: fits do not keep their data; give it as {.arg data} (or a covariance as {.arg cov}).",
+              call = call)
+  }
+  if (!is.null(data) && !is.null(cov)) {
+    abort_arg("cov", "must be NULL when {.arg data} is given.", call = call)
+  }
+  if (!is.null(data)) {
+    x <- sem_data(data, nm, "data", call)
+    s <- stats::cov(x)
+  } else {
+    s <- check_covariance(cov, "cov", call = call)
+    if (is.null(colnames(cov)) && ncol(s) == length(nm)) dimnames(s) <- list(nm, nm)
+    missing_nodes <- setdiff(nm, colnames(s))
+    if (length(missing_nodes)) {
+      abort_arg("cov", "lacks the node{?s} {.val {missing_nodes}} of the graph.", call = call)
+    }
+    s <- s[nm, nm, drop = FALSE]
+  }
+  s
+}
+
+# All possible effects of xs on ys in PDAG g, as the tidy data frame.
+# `cpdag`: g is known to be a CPDAG (no knowledge), which makes the local
+# check for one treatment a clique test.
+possible_effects <- function(g, sigma, xs, ys, method, cpdag = FALSE, call = parent.frame()) {
+  parts <- pdag_parts(g)
+  configs <- local_configurations(parts, xs, single_cpdag = cpdag && length(xs) == 1L,
+                                  closed = method == "optimal", call = call)
+  if (!length(configs)) {
+    abort_arg("fit", "has no DAG with any orientation of the edges at {.arg x}; is it a valid CPDAG or maximally oriented PDAG?",
+              call = call)
+  }
+  rows <- if (method == "optimal") {
+    lapply(seq_along(configs), function(k) optimal_rows(configs[[k]]$graph, sigma, xs, ys, k))
+  } else if (length(xs) == 1L) {
+    local_rows(configs, sigma, xs, ys, parts)
+  } else {
+    lapply(seq_along(configs), function(k) joint_rows(configs[[k]]$parents, sigma, xs, ys, k))
+  }
+  out <- do.call(rbind, rows)
+  effects_frame(out, rownames(g))
+}
+
+# One treatment, "local": every parent set, all outcomes in one solve. An
+# outcome that is a directed parent of x has effect 0 in every DAG of the
+# class: one row.
+local_rows <- function(configs, sigma, x, ys, parts) {
+  fixed <- intersect(ys, which(parts$dir[, x]))
+  free <- setdiff(ys, fixed)
+  rows <- if (length(free)) lapply(seq_along(configs), function(k) {
+    p <- configs[[k]]$parents[[1]]
+    b <- regression_effects(sigma, x, p, free)
+    data.frame(x = x, y = free, effect = b, set = set_label(p), config = k)
+  })
+  if (length(fixed)) {
+    p <- which(parts$dir[, x])
+    rows <- c(rows, list(data.frame(x = x, y = fixed, effect = 0, set = set_label(p), config = 1L)))
+  }
+  rows
+}
+
+# The coefficient of x in the regression of each y on (x, p); 0 where y is
+# in p. `x` may be several treatments: one row per treatment.
+regression_effects <- function(sigma, x, p, ys) {
+  if (!length(ys)) return(numeric())
+  z <- c(x, p)
+  b <- solve(sigma[z, z, drop = FALSE], sigma[z, ys, drop = FALSE])
+  b <- b[seq_along(x), , drop = FALSE]
+  b[, ys %in% p] <- 0
+  if (length(x) == 1L) drop(b) else b
+}
+
+# Several treatments, "local": joint effects from the joint parent sets by
+# recursive regressions (Nandy, Maathuis and Richardson 2017, jointIda's
+# "RRC"). b[a, v] is the effect of treatment a on node v with only a's own
+# parents adjusted for. Holding a further treatment w fixed removes what
+# flows through it: b[a, v] - b[a, w] * b[w, v]. Doing so for every other
+# treatment in turn, in the order given, leaves the joint effect of each.
+joint_rows <- function(pasets, sigma, xs, ys, k) {
+  nx <- length(xs)
+  b <- t(vapply(seq_len(nx), function(i) {
+    regression_effects(sigma, xs[i], pasets[[i]], c(xs, ys))
+  }, numeric(nx + length(ys))))
+  b <- matrix(b, nx)
+  b[cbind(seq_len(nx), seq_len(nx))] <- 0
+  theta <- t(vapply(seq_len(nx), function(i) {
+    m <- b
+    for (w in setdiff(seq_len(nx), i)) m <- m - outer(m[, w], m[w, ])
+    m[i, nx + seq_along(ys)]
+  }, numeric(length(ys))))
+  theta <- matrix(theta, nx)
+  in_pa <- vapply(ys, function(v) vapply(pasets, function(p) v %in% p, logical(1)), logical(nx))
+  theta[matrix(in_pa, nx)] <- 0
+  data.frame(x = rep(xs, length(ys)), y = rep(ys, each = nx), effect = as.vector(theta),
+             set = rep(vapply(pasets, set_label, character(1)), length(ys)), config = k)
+}
+
+# "optimal" in one orientation: per outcome, 0 when it is not a possible
+# descendant of the treatments, NA without a valid adjustment set, else
+# the regression on the optimal set.
+optimal_rows <- function(g, sigma, xs, ys, k) {
+  parts <- pdag_parts(g)
+  de_x <- possible_descendants(parts, xs)
+  nx <- length(xs)
+  effect <- matrix(0, nx, length(ys))
+  set <- character(length(ys))
+  for (i in which(ys %in% de_x)) {
+    o <- optimal_set(parts, xs, ys[i], de_x = de_x)
+    if (is.character(o)) {
+      effect[, i] <- NA_real_
+      set[i] <- NA_character_
+    } else {
+      effect[, i] <- regression_effects(sigma, xs, o$set, ys[i])
+      set[i] <- set_label(o$set)
+    }
+  }
+  data.frame(x = rep(xs, length(ys)), y = rep(ys, each = nx), effect = as.vector(effect),
+             set = rep(set, each = nx), config = k)
+}
+
+set_label <- function(p) paste(sort(p), collapse = ",")
+
+# Node positions to names, sets to names, and is_unique: every row of an
+# (x, y) pair gives the same estimate.
+effects_frame <- function(out, nm) {
+  out$set <- vapply(strsplit(out$set, ",", fixed = TRUE), function(s) {
+    paste(nm[as.integer(s)], collapse = ",")
+  }, character(1))
+  key <- paste(out$x, out$y)
+  spread <- stats::ave(out$effect, key, FUN = function(e) {
+    if (anyNA(e)) return(if (all(is.na(e))) 0 else Inf)
+    max(e) - min(e)
+  })
+  scale <- stats::ave(abs(out$effect), key, FUN = function(e) max(c(e, 1), na.rm = TRUE))
+  out$is_unique <- spread <= 1e-10 * scale
+  out <- out[order(out$x, out$y, out$config), , drop = FALSE]
+  out$x <- nm[out$x]
+  out$y <- nm[out$y]
+  rownames(out) <- NULL
+  out[, c("x", "y", "effect", "set", "config", "is_unique")]
+}
