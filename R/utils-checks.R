@@ -250,7 +250,7 @@ resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FAL
                    class = c("calm_error_argument", "calm_error"), call = call)
   }
   if (!is.null(x)) {
-    note_logical(x, "x")
+    note_logical(x, "x", call = call)
     x <- check_data(x, "x", call = call)
     if (!is.null(n)) {
       abort_arg("n", "is taken from the data; leave it NULL when {.arg x} is given.", call = call)

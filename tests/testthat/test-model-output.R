@@ -176,3 +176,52 @@ test_that("plot(fit) names what it draws", {
   expect_no_error(plot(fit))
   expect_no_error(plot(fit, cpdag = TRUE))
 })
+
+test_that("print() lists the first edges of a large graph and names the score it was chosen by", {
+  set.seed(44)
+  sem <- simulate_sem(20, k = 1.5, n = 500)
+  b <- boss(sem$x, starts = 1)
+  out <- capture.output(print(b))
+  cp <- b$cpdag_amat
+  total <- sum((cp + t(cp))[upper.tri(cp)] != 0)
+  expect_gt(total, 15)
+  listed <- unlist(regmatches(out, gregexpr("[A-Za-z0-9]+ (->|--) [A-Za-z0-9]+", out)))
+  expect_length(listed, 15L)
+  expect_true(any(grepl(sprintf("... and %d more", total - 15), out, fixed = TRUE)))
+  expect_length(unlist(regmatches(capture.output(print(b, max_edges = Inf)),
+                                  gregexpr("X[0-9]+ (->|--) X[0-9]+", capture.output(print(b, max_edges = Inf))))),
+                total)
+  # boss()'s default: BIC at discount 2, so log(n) per edge
+  expected <- as.numeric(logLik(b)) - log(500) * sum(b$amat)
+  score <- grep("^  score: ", out, value = TRUE)
+  expect_match(score, format(round(expected, 2), nsmall = 2), fixed = TRUE)
+  expect_match(score, "penalized log-likelihood (the score the graph was chosen by)", fixed = TRUE)
+  expect_true(any(grepl("BIC discount 2;", out, fixed = TRUE)))
+  # no BIC at discount 1 beside it
+  expect_false(any(grepl("BIC -?[0-9]", out)))
+})
+
+test_that("an all-NA column is named before anything else is said", {
+  x <- data.frame(a = rnorm(30), foo = NA, b = rnorm(30))
+  msgs <- character()
+  err <- tryCatch(withCallingHandlers(calm(x, na = "complete", verbose = FALSE),
+                                      message = function(m) {
+                                        msgs <<- c(msgs, conditionMessage(m))
+                                        invokeRestart("muffleMessage")
+                                      }),
+                  error = function(e) e)
+  expect_s3_class(err, "calm_error_argument")
+  expect_match(conditionMessage(err), "foo.*only missing values")
+  expect_length(msgs, 0L)
+  expect_error(calm(x, verbose = FALSE), "foo.*only missing values", class = "calm_error_argument")
+  expect_error(estimate_moral_graph(x), "foo.*only missing values", class = "calm_error_argument")
+  expect_error(boss(as.matrix(x)), "foo.*only missing values", class = "calm_error_argument")
+})
+
+test_that("sachs_consensus prints as a graph without igraph attached", {
+  skip_if_not_installed("callr")
+  out <- callr::r(function() utils::capture.output(print(calm::sachs_consensus)),
+                  libpath = .libPaths())
+  expect_match(out[1], "^IGRAPH")
+  expect_false(any(grepl("^\\[\\[", out)))
+})
