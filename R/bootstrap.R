@@ -299,16 +299,23 @@ edge_strength_labels <- function(s, from, to, mark) {
   lab
 }
 
-# Edge labels of the averaged graph, the least certain edges first (an edge
-# seen in every replicate, always pointing as drawn, says least), each at a
-# spot clear of nodes and of the labels placed before it (place_labels());
-# returns how many were left out.
+# Edges at least this sure (strength and, drawn directed, direction) go
+# unlabelled in the bootstrap plot.
+sure_strength <- 0.95
+
+# Edge labels of the averaged graph, the least certain edges first, each at
+# a spot clear of nodes and of the labels placed before it (place_labels());
+# edges seen in nearly every replicate, pointing as drawn, get none.
+# Returns how many labels were left out for room.
 draw_strength_labels <- function(s, from, to, mark, geo, idx) {
   if (length(from) == 0L) return(0L)
   label <- edge_strength_labels(s, from, to, mark)
   k <- match(paste(from, to), paste(s$from, s$to))
   certainty <- pmin(s$strength[k], ifelse(mark == "->", s$direction[k], 1))
+  # a label that would say "1.00 / 1.00" is left to the edge's width
   ord <- order(certainty)
+  ord <- ord[certainty[ord] < sure_strength]
+  if (length(ord) == 0L) return(0L)
   cex <- 0.7
   paths <- lapply(ord, function(e) edge_path(geo$xy[idx[e, 1], ], geo$xy[idx[e, 2], ], geo$curved[e], geo$r))
   w <- graphics::strwidth(label[ord], cex = cex) * 1.1
@@ -327,10 +334,11 @@ draw_strength_labels <- function(s, from, to, mark, geo, idx) {
 #' giving its bootstrap strength and its label the strength and, for a
 #' directed edge, the share of replicates pointing it as drawn (`"0.90 /
 #' 0.67"`: an edge in 90% of the replicates, drawn this way in two thirds of
-#' them). Labels go where they cover no node and no other label, the least
-#' certain edges first; on a crowded graph the labels with no room left are
-#' left out (the caption says how many), and `type = "strength"` lists
-#' them all. With `type = "strength"`, a chart of
+#' them). An edge whose strength and direction share are both at least
+#' 0.95 has no label (its width says it). Labels go where they cover no node
+#' and no other label, the least certain edges first; on a crowded graph
+#' the labels with no room left are left out (the caption says how many),
+#' and `type = "strength"` lists them all. With `type = "strength"`, a chart of
 #' the strongest pairs instead, split into the shares of each direction and
 #' of undirected edges, with the threshold marked.
 #'
@@ -382,7 +390,8 @@ plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NU
                     lty = 1, layout = xy, edge.width = 1 + 2 * w, arrow_size = 0.8,
                     main = sprintf("averaged graph, strength >= %g (%d replicates)", threshold, x$R), ...)
   left_out <- draw_strength_labels(x$cpdag, from, to, mark, geo, idx)
-  graphics::mtext(paste0("edge label: strength (share of replicates with the pair) / share pointing as drawn",
+  graphics::mtext(paste0("label: strength (share of replicates with the pair) / share pointing as drawn; none when both >= ",
+                         sure_strength,
                          if (left_out > 0) sprintf("; %d label%s left out for room (see type = \"strength\")",
                                                    left_out, if (left_out == 1) "" else "s")),
                   side = 1, line = -1, cex = 0.75)

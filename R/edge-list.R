@@ -56,7 +56,7 @@
 #' as.data.frame(fit)                  # its equivalence class (CPDAG)
 #' as.data.frame(fit, graph = "dag")   # one DAG of it, with its weights
 #' # back to the adjacency matrix
-#' all(as_amat(as.data.frame(fit)) == as_amat(fit))
+#' all(as_amat(as.data.frame(fit), weighted = FALSE) == as_amat(fit))
 #'
 #' bs <- bootstrap_edges(sem$x, R = 5, learner = boss)
 #' as.data.frame(bs)

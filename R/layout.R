@@ -106,16 +106,19 @@ edge_clearance <- function(xy, i, j, curved, r) {
 # For each edge (node indices `from`, `to`) of a drawing with node radius
 # `r` (plot units: igraph's vertex.size / 200), the bend to draw it with:
 # straight when it clears every other node by 1.3 radii, else the smallest
-# bend of either sign that does, else the bend with the most room. Returns
-# `curved` and the resulting `clearance`.
+# bend of either sign that does and stays inside the frame, else the bend
+# with the most room. Returns `curved` and the resulting `clearance`.
 route_edges <- function(layout, from, to, r) {
   xy <- plot_coords(layout)
-  bends <- c(0, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9, 1.3, -1.3)
+  steps <- c(0.2, 0.4, 0.6, 0.8, 1, 1.3)
+  bends <- c(0, as.vector(rbind(steps, -steps)))
   need <- 1.3 * r
   curved <- clearance <- numeric(length(from))
   for (e in seq_along(from)) {
     best <- -Inf
     for (b in bends) {
+      p <- edge_path(xy[from[e], ], xy[to[e], ], b, r)
+      if (b != 0 && any(abs(p) > 1.05)) next
       cl <- edge_clearance(xy, from[e], to[e], b, r)
       if (cl > best) {
         best <- cl
@@ -165,4 +168,22 @@ box_hits_circles <- function(b, xy, r) {
 box_hits_boxes <- function(b, boxes) {
   if (nrow(boxes) == 0L) return(FALSE)
   any(boxes[, 1] < b[2] & b[1] < boxes[, 2] & boxes[, 3] < b[4] & b[3] < boxes[, 4])
+}
+
+# Node size, label size and edge bends of a drawing: the vertex style that
+# fits the layout (fit_vertex_style()), shrunk step by step (not below 6,
+# or the label would not fit) while some edge cannot be routed clear of the
+# other nodes. A size the user gives is kept. Returns `size`, `cex`,
+# `curved` and `clearance` (per edge) and `r`, the node radius in plot units.
+edge_drawing <- function(layout, from, to, nodes, size = NULL) {
+  vs <- fit_vertex_style(vertex_style(length(nodes), nodes), layout, nodes)
+  sizes <- if (is.numeric(size)) max(size) else unique(pmax(pmin(6, vs[["size"]]),
+                                                          vs[["size"]] * c(1, 0.85, 0.7, 0.55)))
+  for (s in sizes) {
+    rt <- route_edges(layout, from, to, s / 200)
+    if (all(rt[["clearance"]] > s / 200)) break
+  }
+  width <- max(nchar(nodes), 1L)
+  cex <- if (s == vs[["size"]]) vs[["cex"]] else max(0.45, min(1, s / (5 * max(width, 2))))
+  c(list(size = s, cex = cex, r = s / 200), rt)
 }

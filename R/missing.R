@@ -26,7 +26,7 @@ check_no_empty_column <- function(x, arg, call) {
   if (any(empty)) {
     nm <- if (is.null(colnames(x))) paste0("X", which(empty)) else colnames(x)[empty]
     abort_arg(arg, "has {cli::qty(length(nm))}column{?s} {.val {nm}} with only missing values (NA).",
-              i = "Remove {?it/them}: {?it has/they have} nothing to learn from.", call = call)
+              i = "Remove such columns: they hold nothing to learn from.", call = call)
   }
   invisible(x)
 }

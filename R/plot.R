@@ -118,11 +118,11 @@ draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
   g <- igraph::make_empty_graph(n = d, directed = TRUE)
   g <- igraph::set_vertex_attr(g, "name", value = nodes)
   if (length(from) > 0L) g <- igraph::add_edges(g, as.vector(rbind(from, to)))
-  vs <- fit_vertex_style(vertex_style(d, nodes), layout, nodes)
-  if (is.null(arrow_size)) arrow_size <- if (d > 25) 0.35 else 0.5
   user <- list(...)
-  size <- if (is.numeric(user[["vertex.size"]])) max(user[["vertex.size"]]) else vs[["size"]]
-  curved <- user[["edge.curved"]] %||% route_edges(layout, from, to, size / 200)[["curved"]]
+  vs <- edge_drawing(layout, from, to, nodes, size = user[["vertex.size"]])
+  if (is.null(arrow_size)) arrow_size <- if (d > 25) 0.35 else 0.5
+  size <- vs[["size"]]
+  curved <- user[["edge.curved"]] %||% vs[["curved"]]
   args <- list(
     g, layout = layout,
     vertex.size = vs[["size"]], vertex.color = "white", vertex.frame.color = "grey30",
@@ -153,9 +153,11 @@ draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
 #'   graphs (a graph with a mutual pair of edges is taken to be a CPDAG), or
 #'   fits; see [as_amat()]. They must have the same nodes.
 #' @param layout `NULL` (a deterministic layered layout (igraph's Sugiyama
-#'   layout) of the edges of both graphs, with the nodes that have no edge in
-#'   either set aside in a column on the right, so that the picture of a graph
-#'   does not change between calls), an igraph layout function such as [igraph::layout_in_circle], or
+#'   layout) in which the truth's edges point down, and an extra edge as the
+#'   estimate has it, with the nodes that have no edge in either graph set
+#'   aside in a column on the right, so that the picture of a graph does not
+#'   change between calls; an edge that would pass over another node is
+#'   bent around it), an igraph layout function such as [igraph::layout_in_circle], or
 #'   a numeric matrix of coordinates with one row per node, in the node order
 #'   of `truth`.
 #' @param compare `"cpdag"` (default): compare the Markov equivalence
@@ -204,8 +206,10 @@ plot_comparison <- function(est, truth, layout = NULL, compare = c("cpdag", "dag
   skeleton <- igraph::graph_from_adjacency_matrix(
     ((e + t(e) + tru + t(tru)) != 0) * 1, mode = "undirected"
   )
+  # layers follow the truth; an extra edge adds its estimated direction
+  extra <- e * ((tru + t(tru)) == 0)
   xy <- resolve_layout(layout, skeleton, env,
-                       directed = igraph::graph_from_adjacency_matrix(((tru + e) != 0) * 1))
+                       directed = igraph::graph_from_adjacency_matrix(((tru + extra) != 0) * 1))
 
   idx <- match(status[["from"]], nodes)
   jdx <- match(status[["to"]], nodes)

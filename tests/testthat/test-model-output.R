@@ -124,8 +124,8 @@ test_that("coef(), summary(), logLik() and the least-squares regressions share o
   expect_false("raw" %in% names(e))
   expect_equal(e$weight, B[cbind(e$from, e$to)])
   expect_false(any(e$weight == 0))
-  # as_amat() of a fit is the weighted B of coef()
-  expect_equal(as_amat(fit), B)
+  # as_amat(graph = "dag") of a fit is the weighted B of coef()
+  expect_equal(as_amat(fit, graph = "dag"), B)
   # simulate() draws on the data's scale
   sim <- simulate(fit, nsim = 20000, seed = 1)
   expect_equal(unname(apply(sim, 2, stats::sd) / apply(x, 2, stats::sd)), rep(1, 6), tolerance = 0.1)
@@ -135,7 +135,7 @@ test_that("bnlearn's bn.fit of as_bn(fit) agrees with coef()", {
   skip_if_not_installed("bnlearn")
   x <- as.data.frame(scaled_data())
   fit <- scaled_fit()
-  bf <- bnlearn::bn.fit(as_bn(fit), x)
+  bf <- bnlearn::bn.fit(as_bn(fit, graph = "dag"), x)
   B <- coef(fit)
   for (v in colnames(B)) {
     pa <- rownames(B)[fit$amat[, v] != 0]
@@ -144,23 +144,27 @@ test_that("bnlearn's bn.fit of as_bn(fit) agrees with coef()", {
   }
 })
 
-test_that("DAG or CPDAG: each conversion of a fit says which and gives it", {
+test_that("DAG or CPDAG: each conversion of a fit gives its CPDAG, the DAG on request", {
   fit <- scaled_fit()
-  expect_identical(as_amat(fit, weighted = FALSE), fit$amat)
+  expect_identical(as_amat(fit, weighted = FALSE), fit$cpdag_amat)
+  expect_identical(as_amat(fit, weighted = FALSE, graph = "dag"), fit$amat)
   pa <- as_pcalg_amat(fit)
   expect_equal(unclass(t(pa))[, ], fit$cpdag_amat, ignore_attr = TRUE)
-  dg <- as_dagitty(fit)
+  dg <- as_dagitty(fit, graph = "dag")
   expect_match(unclass(dg), "^dag")
   expect_equal(as_amat(dg)[rownames(fit$amat), colnames(fit$amat)], fit$amat)
+  expect_equal(as_amat(as_dagitty(fit))[rownames(fit$amat), colnames(fit$amat)], fit$cpdag_amat)
   skip_if_not_installed("graph")
-  gn <- as_graphNEL(fit)
+  gn <- as_graphNEL(fit, graph = "dag")
   expect_equal(as_amat(gn)[rownames(fit$amat), colnames(fit$amat)], fit$amat)
+  expect_equal(as_amat(as_graphNEL(fit))[rownames(fit$amat), colnames(fit$amat)], fit$cpdag_amat)
 })
 
 test_that("conversions to bnlearn and pcalg objects: DAG and CPDAG", {
   skip_if_not_installed("bnlearn")
   fit <- scaled_fit()
-  expect_equal(as_amat(as_bn(fit))[rownames(fit$amat), colnames(fit$amat)], fit$amat)
+  expect_equal(as_amat(as_bn(fit, graph = "dag"))[rownames(fit$amat), colnames(fit$amat)], fit$amat)
+  expect_equal(as_amat(as_bn(fit))[rownames(fit$amat), colnames(fit$amat)], fit$cpdag_amat)
   skip_if_not_installed("pcalg")
   eg <- as_essgraph(fit)
   expect_equal(as_amat(eg)[rownames(fit$amat), colnames(fit$amat)], fit$cpdag_amat,

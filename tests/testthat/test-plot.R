@@ -218,10 +218,8 @@ test_that("no example calls an internal function", {
 drawn_geometry <- function(m) {
   nodes <- rownames(m)
   xy <- calm:::dag_layout(igraph::graph_from_adjacency_matrix((m != 0) * 1))
-  vs <- calm:::fit_vertex_style(calm:::vertex_style(nrow(m), nodes), xy, nodes)
   idx <- which((m != 0 & t(m) == 0) | (m != 0 & upper.tri(m)), arr.ind = TRUE)
-  r <- vs$size / 200
-  c(list(r = r, xy = calm:::plot_coords(xy), idx = idx), calm:::route_edges(xy, idx[, 1], idx[, 2], r))
+  c(list(xy = calm:::plot_coords(xy), idx = idx), calm:::edge_drawing(xy, idx[, 1], idx[, 2], nodes))
 }
 
 test_that("no drawn edge passes over a node other than its ends", {
@@ -237,6 +235,7 @@ test_that("no drawn edge passes over a node other than its ends", {
   for (nm in names(graphs)) {
     g <- drawn_geometry(graphs[[nm]])
     expect_true(all(g$clearance > g$r), label = nm)
+    expect_gte(g$size, 6)
     # the straight segments the bends replace would cross nodes
     straight <- vapply(seq_len(nrow(g$idx)), function(e) {
       calm:::edge_clearance(g$xy, g$idx[e, 1], g$idx[e, 2], 0, g$r)
