@@ -229,3 +229,15 @@ test_that("sachs_consensus prints as a graph without igraph attached", {
   expect_match(out[1], "^IGRAPH")
   expect_false(any(grepl("^\\[\\[", out)))
 })
+
+test_that("an entry whose covariance overflows is a calm error naming x and the column", {
+  set.seed(5)
+  x <- as.data.frame(matrix(rnorm(300), 100, dimnames = list(NULL, c("a", "foo", "b"))))
+  x[5, "foo"] <- 1e200
+  expect_error(calm(x, verbose = FALSE), "`x`.*foo.*row 5", class = "calm_error_argument")
+  expect_error(boss(x), "`x`.*foo.*row 5", class = "calm_error_argument")
+  expect_error(exact_search(x), "`x`.*foo.*row 5", class = "calm_error_argument")
+  # a column of an extreme scale throughout is rescaled, not refused
+  x[, "foo"] <- rnorm(100) * 1e160
+  expect_s3_class(boss(x), "calm_fit")
+})
