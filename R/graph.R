@@ -4,8 +4,9 @@
 #' Is a graph acyclic?
 #'
 #' @param g A directed graph as an adjacency matrix (`[i, j]` nonzero for
-#'   `i -> j`), an igraph graph, or a fit; see [as_amat()]. A mutual pair of
-#'   edges counts as a cycle, and so does a self-loop.
+#'   `i -> j`), an igraph graph, or a fit (read as its DAG, `fit$amat`);
+#'   see [as_amat()]. A mutual pair of edges counts as a cycle, and so does a
+#'   self-loop.
 #'
 #' `is_dag()` has the name of [igraph::is_dag()] and, whichever of the two
 #' packages is attached last, gives the same answer on an igraph graph:
