@@ -224,7 +224,17 @@ drawn_geometry <- function(m) {
 
 test_that("no drawn edge passes over a node other than its ends", {
   cons <- as_amat(sachs_consensus)
-  graphs <- list(sachs_dag = cons, sachs_cpdag = dag_to_cpdag(cons, output = "matrix"))
+  # the DAG calm(sachs) drew with pka -> erk straight through pip2
+  nm <- colnames(sachs)
+  fit_dag <- matrix(0, 11, 11, dimnames = list(nm, nm))
+  fit_dag[rbind(c("mek", "raf"), c("pip3", "plc"), c("pip3", "pip2"), c("pka", "erk"),
+                c("pka", "akt"), c("akt", "erk"), c("p38", "pkc"), c("jnk", "pkc"))] <- 1
+  g <- drawn_geometry(fit_dag)
+  e <- which(rownames(fit_dag)[g$idx[, 1]] == "pka" & rownames(fit_dag)[g$idx[, 2]] == "erk")
+  expect_lt(calm:::edge_clearance(g$xy, g$idx[e, 1], g$idx[e, 2], 0, g$r), g$r)
+  expect_gt(g$clearance[e], g$r)
+  graphs <- list(sachs_fit = fit_dag, sachs_dag = cons,
+                 sachs_cpdag = dag_to_cpdag(cons, output = "matrix"))
   for (d in c(11, 30, 60)) {
     set.seed(d)
     b <- simulate_dag(d, k = 1.5)
