@@ -129,11 +129,12 @@ fit_learner <- function(learner, xr, args, as_frame) {
 # ges_pcalg) counts its directed edges in the DAG table and its undirected
 # ones half each way.
 bootstrap_graphs <- function(fit, nm) {
-  m <- as_amat(fit, weighted = FALSE)
+  # graph = NULL: a fit's DAG (its CPDAG when it has none)
+  m <- as_amat(fit, weighted = FALSE, graph = NULL)
   m <- (m != 0) * 1
   if (!is.null(colnames(m))) m <- m[nm, nm, drop = FALSE]
-  cp <- if (inherits(fit, "calm_fit") && !is.null(fit$cpdag_amat)) {
-    fit$cpdag_amat
+  cp <- if (inherits(fit, "calm_fit")) {
+    fit_cpdag(fit)
   } else if (cpp_is_dag(m)) {
     cpp_dag_to_cpdag(m)
   } else {
@@ -305,13 +306,46 @@ edge_strength_labels <- function(s, from, to, mark) {
   lab
 }
 
+# Edges at least this sure (strength and, drawn directed, direction) go
+# unlabelled in the bootstrap plot.
+sure_strength <- 0.95
+
+# Edge labels of the averaged graph, the least certain edges first, each at
+# a spot clear of nodes and of the labels placed before it (place_labels());
+# edges seen in nearly every replicate, pointing as drawn, get none.
+# Returns how many labels were left out for room.
+draw_strength_labels <- function(s, from, to, mark, geo, idx) {
+  if (length(from) == 0L) return(0L)
+  label <- edge_strength_labels(s, from, to, mark)
+  k <- match(paste(from, to), paste(s$from, s$to))
+  certainty <- pmin(s$strength[k], ifelse(mark == "->", s$direction[k], 1))
+  # a label that would say "1.00 / 1.00" is left to the edge's width
+  ord <- order(certainty)
+  ord <- ord[certainty[ord] < sure_strength]
+  if (length(ord) == 0L) return(0L)
+  cex <- 0.7
+  paths <- lapply(ord, function(e) edge_path(geo$xy[idx[e, 1], ], geo$xy[idx[e, 2], ], geo$curved[e], geo$r))
+  w <- graphics::strwidth(label[ord], cex = cex) * 1.1
+  h <- rep(graphics::strheight("0/", cex = cex) * 1.6, length(ord))
+  pl <- place_labels(geo$xy, geo$r, paths, w, h)
+  keep <- pl$kept
+  graphics::rect(pl$x[keep] - w[keep] / 2, pl$y[keep] - h[keep] / 2, pl$x[keep] + w[keep] / 2,
+                 pl$y[keep] + h[keep] / 2, col = "white", border = NA)
+  graphics::text(pl$x[keep], pl$y[keep], label[ord][keep], cex = cex)
+  sum(!keep)
+}
+
 #' Plot bootstrap edge strengths
 #'
 #' Draws the averaged graph ([average_graph()]) with each edge's width
 #' giving its bootstrap strength and its label the strength and, for a
 #' directed edge, the share of replicates pointing it as drawn (`"0.90 /
 #' 0.67"`: an edge in 90% of the replicates, drawn this way in two thirds of
-#' them); with `type = "strength"`, a chart of
+#' them). An edge whose strength and direction share are both at least
+#' 0.95 has no label (its width says it). Labels go where they cover no node
+#' and no other label, the least certain edges first; on a crowded graph
+#' the labels with no room left are left out (the caption says how many),
+#' and `type = "strength"` lists them all. With `type = "strength"`, a chart of
 #' the strongest pairs instead, split into the shares of each direction and
 #' of undirected edges, with the threshold marked.
 #'
@@ -354,15 +388,19 @@ plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NU
   idx <- which((avg != 0 & t(avg) == 0) | (avg != 0 & upper.tri(avg)), arr.ind = TRUE)
   w <- pmin(st[idx], 1)
   mark <- ifelse(t(avg)[idx] != 0, "--", "->")
-  label <- edge_strength_labels(x$cpdag, rownames(avg)[idx[, 1]], rownames(avg)[idx[, 2]], mark)
+  from <- rownames(avg)[idx[, 1]]
+  to <- rownames(avg)[idx[, 2]]
   xy <- dag_layout(igraph::graph_from_adjacency_matrix(avg))
   old <- graphics::par(mar = c(0.5, 0.5, 2, 0.5))
   on.exit(graphics::par(old), add = TRUE)
-  draw_edges(x$nodes, idx[, 1], idx[, 2], mark, colour = grDevices::grey(0.75 * (1 - w)),
-             lty = 1, layout = xy, edge.width = 1 + 2 * w, arrow_size = 0.8,
-             edge.label = label, edge.label.cex = 0.8, edge.label.color = "black",
-             main = sprintf("averaged graph, strength >= %g (%d replicates)", threshold, x$R), ...)
-  graphics::mtext("edge label: strength (share of replicates with the pair), then the share pointing as drawn",
+  geo <- draw_edges(x$nodes, idx[, 1], idx[, 2], mark, colour = grDevices::grey(0.75 * (1 - w)),
+                    lty = 1, layout = xy, edge.width = 1 + 2 * w, arrow_size = 0.8,
+                    main = sprintf("averaged graph, strength >= %g (%d replicates)", threshold, x$R), ...)
+  left_out <- draw_strength_labels(x$cpdag, from, to, mark, geo, idx)
+  graphics::mtext(paste0("label: strength (share of replicates with the pair) / share pointing as drawn; none when both >= ",
+                         sure_strength,
+                         if (left_out > 0) sprintf("; %d label%s left out for room (see type = \"strength\")",
+                                                   left_out, if (left_out == 1) "" else "s")),
                   side = 1, line = -1, cex = 0.75)
   invisible(x)
 }

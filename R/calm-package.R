@@ -25,4 +25,9 @@
 #' @aliases calm-package
 #' @useDynLib calm, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
+#' @importFrom igraph vcount
 NULL
+# igraph is imported (not only called with igraph::) so that loading calm
+# loads igraph's namespace and with it its print method: the graphs calm
+# returns and ships (sachs_consensus, fit$dag, dag_to_cpdag()) then print
+# as graphs without igraph attached, not as igraph's internal list.

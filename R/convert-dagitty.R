@@ -14,9 +14,9 @@
 #' edge marks (bidirected `<->` and the partial marks of PAGs) have no
 #' counterpart here and are an error.
 #'
-#' DAG or CPDAG: for a fit, `as_dagitty()` returns its **DAG** (one member
-#' of the equivalence class, `fit$amat`); give `fit$cpdag_amat` for a
-#' `pdag` of its CPDAG.
+#' DAG or CPDAG: for a fit, `as_dagitty()` returns a `pdag` of its
+#' **CPDAG** by default, as `print()` shows it; `graph = "dag"` gives the
+#' one member of the class `fit$amat` holds.
 #'
 #' dagitty may list nodes in another order than the input (for example
 #' sorted); compare matrices after ordering them by name, as
@@ -24,6 +24,8 @@
 #'
 #' @param x For `as_dagitty()`, a graph or fit (see [as_amat()]); edge
 #'   weights are dropped. For the `as_amat()` method, a `dagitty` object.
+#' @param graph For a fit, which of its graphs: `"cpdag"` (default), `"dag"`
+#'   or `"skeleton"`; see [as_amat()]. Ignored for other graphs.
 #' @return A `dagitty` object. The [as_amat()] method returns a 0/1 matrix
 #'   with dagitty's node names.
 #' @seealso [dag_to_cpdag()] to turn a DAG into its CPDAG before converting.
@@ -34,16 +36,16 @@
 #' cp
 #' as_amat(cp)
 #' @export
-as_dagitty <- function(x) {
+as_dagitty <- function(x, graph = c("cpdag", "dag", "skeleton")) {
   # A dagitty object is its model text with class "dagitty"; dagitty's own
   # functions take it as it is, so the package itself is not needed here.
-  structure(dagitty_code(x, call = environment()), class = "dagitty")
+  structure(dagitty_code(x, call = environment(), graph = graph), class = "dagitty")
 }
 
 # dagitty model text for a graph argument (pure R, so it is testable where
 # dagitty is not installed).
-dagitty_code <- function(x, call = parent.frame()) {
-  m <- graph_arg(x, "x", call = call)
+dagitty_code <- function(x, call = parent.frame(), graph = "cpdag") {
+  m <- graph_arg(x, "x", call = call, graph = graph)
   m[] <- as.double(m != 0)
   nm <- rownames(m)
   if (anyDuplicated(nm)) {

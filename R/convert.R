@@ -23,11 +23,19 @@
 #'   has them (a numeric matrix, an igraph graph with a `weight` edge
 #'   attribute, a fit); if `FALSE` the result is 0/1.
 #'
-#' For a fit, `as_amat()` returns its DAG: with `weighted = TRUE` the
-#' weighted adjacency matrix `B` on the data's scale (as [coef()] gives it),
-#' with `weighted = FALSE` the 0/1 DAG. A fit's CPDAG is
-#' `fit$cpdag_amat` (or [as_pcalg_amat()], [as_essgraph()]). A fit that
-#' only has a CPDAG (PC, GES) gives its CPDAG.
+#' @param graph For a fit, which of its graphs: `"cpdag"` (default: the
+#'   Markov equivalence class the data support, with the orientations
+#'   background knowledge forces, as `print()` shows it), `"dag"` (the one
+#'   member the fit holds, `fit$amat`) or `"skeleton"` (the undirected graph
+#'   of its adjacencies, each edge in both directions, as pcalg's
+#'   skeleton). For other graphs, `"skeleton"` gives the skeleton and the
+#'   other two the graph as it is.
+#'
+#' A fit's weights belong to its DAG: with `graph = "dag"` and `weighted =
+#' TRUE` the result is the weighted adjacency matrix `B` on the data's
+#' scale (as [coef()] gives it). A CPDAG or skeleton is 0/1 (an undirected
+#' edge has no single weight). A fit that only has a CPDAG (PC, GES) has no
+#' `graph = "dag"`.
 #' @param ... For an edge list, `nodes`: the node names, in order (default
 #'   its attribute `nodes`, else the nodes named in `from` and `to`);
 #'   otherwise unused.
@@ -37,8 +45,15 @@
 #' g <- igraph::graph_from_literal(A -+ B, B -+ C)
 #' as_amat(g)
 #' @export
-as_amat <- function(x, weighted = TRUE, ...) {
+as_amat <- function(x, weighted = TRUE, graph = c("cpdag", "dag", "skeleton"), ...) {
   check_flag(weighted, "weighted")
+  # NULL: graph_arg()'s internal default, resolved by the fit method
+  if (!is.null(graph)) graph <- match_choice(graph, graph_types, "graph", environment())
+  if (identical(graph, "skeleton") && !inherits(x, "calm_fit")) {
+    m <- as_amat(x, weighted = FALSE, ...)
+    m[] <- as.double(m != 0 | t(m) != 0)
+    return(m)
+  }
   UseMethod("as_amat")
 }
 
@@ -79,8 +94,13 @@ as_amat.igraph <- function(x, weighted = TRUE, ...) {
 }
 
 #' @export
-as_amat.calm_fit <- function(x, weighted = TRUE, ...) {
+as_amat.calm_fit <- function(x, weighted = TRUE, graph = c("cpdag", "dag", "skeleton"), ...) {
   check_fit_object(x, "x", call = parent.frame(2))
+  # `graph = NULL` (graph_arg()'s internal default): the DAG when there is one
+  if (is.null(graph)) graph <- if (is.null(x[["dag"]])) "cpdag" else "dag"
+  graph <- match_choice(graph, graph_types, "graph", parent.frame(2))
+  # fit_graph() also refuses the DAG of a fit that has none
+  if (graph != "dag" || is.null(x[["dag"]])) return(fit_graph(x, graph, call = parent.frame(2)))
   # the weights on the data's scale, as coef() gives them (the stored ones
   # when the data's variances are not known)
   w <- if (weighted) tryCatch(fit_weights(x, "refit", "data"), calm_error = function(e) x[["B"]])
@@ -126,6 +146,9 @@ as_amat.amat <- function(x, weighted = TRUE, ...) {
 #' `undirected = TRUE` (all other edges `FALSE`).
 #'
 #' @param x An adjacency matrix, graph or fit; see [as_amat()].
+#' @param graph For a fit, which of its graphs: `"cpdag"` (default), `"dag"`
+#'   (with the weights on the data's scale as edge attribute `weight`) or
+#'   `"skeleton"`; see [as_amat()]. Ignored for other graphs.
 #' @param ... Unused; for methods.
 #' @return A directed igraph graph with vertex names.
 #' @examples
@@ -134,24 +157,26 @@ as_amat.amat <- function(x, weighted = TRUE, ...) {
 #' g <- as_igraph(B)
 #' igraph::E(g)$weight
 #' @export
-as_igraph <- function(x, ...) {
+as_igraph <- function(x, graph = c("cpdag", "dag", "skeleton"), ...) {
   UseMethod("as_igraph")
 }
 
 #' @export
-as_igraph.default <- function(x, ...) {
+as_igraph.default <- function(x, graph = c("cpdag", "dag", "skeleton"), ...) {
   amat_to_igraph(as_amat(x, weighted = TRUE))
 }
 
 #' @export
-as_igraph.igraph <- function(x, ...) {
+as_igraph.igraph <- function(x, graph = c("cpdag", "dag", "skeleton"), ...) {
   x
 }
 
 #' @export
-as_igraph.calm_fit <- function(x, ...) {
-  # PC and GES learn a CPDAG and have no DAG
-  x[["dag"]] %||% x[["cpdag"]]
+as_igraph.calm_fit <- function(x, graph = c("cpdag", "dag", "skeleton"), ...) {
+  check_fit_object(x, "x")
+  graph <- match_choice(graph, graph_types, "graph", environment())
+  if (graph == "dag" && !is.null(x[["dag"]])) return(x[["dag"]])
+  amat_to_igraph(fit_graph(x, graph))
 }
 
 # The one place an adjacency matrix becomes an igraph graph.
@@ -197,7 +222,7 @@ amat_to_igraph <- function(m) {
 as_pcalg_amat <- function(x, type = c("cpdag", "pag")) {
   type <- match_choice(type, c("cpdag", "pag"), "type", environment())
   # a fit gives its CPDAG, the class its data identify
-  m <- if (inherits(x, "calm_fit")) t(x[["cpdag_amat"]]) else t(as_amat(x, weighted = FALSE))
+  m <- if (inherits(x, "calm_fit")) t(fit_cpdag(x)) else t(as_amat(x, weighted = FALSE))
   if (type == "pag") {
     # pcalg's PAG marks both ends: pag[a, b] is the mark at b (2 arrowhead,
     # 3 tail). a -> b is pag[a, b] = 2, pag[b, a] = 3; a - b is 3 at both.
@@ -251,20 +276,22 @@ pag_to_amat <- function(p, arg, call) {
 #' bnlearn needs a graph without self-loops or directed cycles and with
 #' distinct node names, so anything else is an error.
 #'
-#' DAG or CPDAG: for a fit, both return its **DAG** (one member of its
-#' equivalence class, the one `fit$amat` holds), which is what
-#' `bnlearn::bn.fit()` and pcalg's DAG functions need; give
-#' `fit$cpdag_amat` for the CPDAG (undirected arcs in bnlearn).
+#' DAG or CPDAG: for a fit, both return its **CPDAG** by default (the
+#' equivalence class the data support; undirected arcs in bnlearn), as
+#' `print()` shows it; `graph = "dag"` gives the one member `fit$amat` holds,
+#' which is what `bnlearn::bn.fit()` and pcalg's DAG functions need.
 #'
 #' @param x A graph or fit; see [as_amat()].
+#' @param graph For a fit, which of its graphs: `"cpdag"` (default), `"dag"`
+#'   or `"skeleton"`; see [as_amat()]. Ignored for other graphs.
 #' @return A `graphNEL` or `bn` object.
 #' @examplesIf requireNamespace("graph", quietly = TRUE)
 #' B <- matrix(c(0, 1, 0, 0), 2, dimnames = list(c("a", "b"), c("a", "b")))
 #' as_graphNEL(B)
 #' @export
-as_graphNEL <- function(x) {
+as_graphNEL <- function(x, graph = c("cpdag", "dag", "skeleton")) {
   rlang_check_installed("graph")
-  m <- as_amat(x, weighted = FALSE)
+  m <- as_amat(x, weighted = FALSE, graph = graph)
   g <- methods::as(m, "graphNEL")
   # graph makes a symmetric matrix (an all-undirected CPDAG, or a graph with
   # no edges) an undirected graphNEL; keep the promised directed encoding.
@@ -276,10 +303,10 @@ as_graphNEL <- function(x) {
 #' @examplesIf requireNamespace("bnlearn", quietly = TRUE)
 #' as_bn(B)
 #' @export
-as_bn <- function(x) {
+as_bn <- function(x, graph = c("cpdag", "dag", "skeleton")) {
   rlang_check_installed("bnlearn")
   call <- environment()
-  m <- graph_arg(x, "x", call = call)
+  m <- graph_arg(x, "x", call = call, graph = graph)
   m[] <- as.double(m != 0)
   g <- bnlearn::empty.graph(rownames(m))
   # bnlearn refuses graphs with a directed cycle; say which argument it was.
@@ -301,10 +328,13 @@ rlang_check_installed <- function(pkg) {
 
 # Graph argument of an exported function: any input as_amat() takes, checked
 # and returned as a 0/1 (or weighted) matrix with node names. Self-loops are
-# rejected.
-graph_arg <- function(x, arg, weighted = FALSE, loops = FALSE, call = parent.frame()) {
+# rejected. A fit gives the graph `graph` names; by default (NULL) its DAG,
+# or its CPDAG when it has no DAG, which is what the functions that need one
+# member (scores, likelihoods, simulation) read.
+graph_arg <- function(x, arg, weighted = FALSE, loops = FALSE, call = parent.frame(),
+                      graph = NULL) {
   m <- tryCatch(
-    as_amat(x, weighted = weighted),
+    as_amat(x, weighted = weighted, graph = graph),
     calm_error_argument = function(e) {
       abort_arg(arg, conditionMessage(e) |> sub(pattern = "^`x` ", replacement = ""),
                 call = call)

@@ -8,15 +8,16 @@
 #' [bootstrap_edges()] result gives its edge list: one row per edge, ready
 #' for dplyr, ggplot2 or `write.csv()`.
 #'
-#' **Which graph.** For a fit, `graph = "dag"` (the default) lists the
-#' learned DAG, every edge directed, with its weight: the DAG is what the
-#' learner returned and what the weights belong to. `graph = "cpdag"` lists
-#' its Markov equivalence class instead, the part of the graph the data can
-#' tell apart: an edge whose direction the class leaves open is one row,
-#' `directed = FALSE`, its two nodes in the order of the variables. A learner
-#' that returns only a CPDAG ([pc_pcalg()], [ges_pcalg()]) gives that CPDAG
-#' for either choice. For a bootstrap the default is `"cpdag"`, as in
-#' [average_graph()] and bnlearn's `boot.strength(cpdag = TRUE)`.
+#' **Which graph.** For a fit, `graph = "cpdag"` (the default, the graph
+#' `print()` shows) lists its Markov equivalence class, the part of the
+#' graph the data can tell apart, with the orientations background
+#' knowledge forces: an edge whose direction the class leaves open is one
+#' row, `directed = FALSE`, its two nodes in the order of the variables.
+#' `graph = "dag"` lists the one member of the class the fit holds, every
+#' edge directed, with its weight. A learner that returns only a CPDAG
+#' ([pc_pcalg()], [ges_pcalg()]) has no `"dag"`. For a bootstrap the
+#' default is `"cpdag"` too, as in [average_graph()] and bnlearn's
+#' `boot.strength(cpdag = TRUE)`.
 #'
 #' **Weights.** `weight` is the fit's refitted weight of the edge on the
 #' data's scale, as [coef.calm_fit()] gives it (least squares of each node
@@ -40,8 +41,7 @@
 #' @param x A `calm_fit` or a `calm_bootstrap`.
 #' @param row.names,optional Ignored; there for the generic.
 #' @param ... Ignored.
-#' @param graph `"dag"` or `"cpdag"` (see Details). Defaults: `"dag"` for a
-#'   fit, `"cpdag"` for a bootstrap.
+#' @param graph `"cpdag"` (default) or `"dag"` (see Details).
 #' @param threshold For a bootstrap: the strength at or above which a pair
 #'   is listed (default the one stored in `x`).
 #' @return A data frame with columns `from`, `to` (character), `directed`
@@ -53,20 +53,20 @@
 #' set.seed(1)
 #' sem <- simulate_sem(5, k = 1, n = 500)
 #' fit <- boss(sem$x)
-#' as.data.frame(fit)                    # the DAG, with its weights
-#' as.data.frame(fit, graph = "cpdag")   # its equivalence class
+#' as.data.frame(fit)                  # its equivalence class (CPDAG)
+#' as.data.frame(fit, graph = "dag")   # one DAG of it, with its weights
 #' # back to the adjacency matrix
-#' all(as_amat(as.data.frame(fit), weighted = FALSE) == as_amat(fit, weighted = FALSE))
+#' all(as_amat(as.data.frame(fit), weighted = FALSE) == as_amat(fit))
 #'
 #' bs <- bootstrap_edges(sem$x, R = 5, learner = boss)
 #' as.data.frame(bs)
 #' @name as.data.frame.calm_fit
 #' @export
 as.data.frame.calm_fit <- function(x, row.names = NULL, optional = FALSE, ...,
-                                   graph = c("dag", "cpdag")) {
-  graph <- match_choice(graph, c("dag", "cpdag"), "graph", environment())
-  m <- if (graph == "cpdag" && !is.null(x[["cpdag_amat"]])) x[["cpdag_amat"]] else x[["amat"]]
-  m <- set_node_names(m)
+                                   graph = c("cpdag", "dag")) {
+  graph <- match_choice(graph, c("cpdag", "dag"), "graph", environment())
+  check_fit_object(x, "x")
+  m <- fit_graph(x, graph)
   e <- edge_rows(m != 0)
   # on the data's scale, as coef() gives them
   B <- if (is.null(x[["B"]])) NULL else fit_weights(x, "refit", "data", call = environment())

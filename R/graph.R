@@ -4,8 +4,9 @@
 #' Is a graph acyclic?
 #'
 #' @param g A directed graph as an adjacency matrix (`[i, j]` nonzero for
-#'   `i -> j`), an igraph graph, or a fit; see [as_amat()]. A mutual pair of
-#'   edges counts as a cycle, and so does a self-loop.
+#'   `i -> j`), an igraph graph, or a fit (read as its DAG, `fit$amat`);
+#'   see [as_amat()]. A mutual pair of edges counts as a cycle, and so does a
+#'   self-loop.
 #'
 #' `is_dag()` has the name of [igraph::is_dag()] and, whichever of the two
 #' packages is attached last, gives the same answer on an igraph graph:
@@ -55,7 +56,9 @@ dag_arg <- function(g, arg, call = parent.frame()) {
 #' the class has it with that orientation, and becomes undirected otherwise.
 #' The result matches `pcalg::dag2cpdag()`.
 #'
-#' @param g A DAG; see [as_amat()].
+#' @param g A DAG; see [as_amat()]. A fit gives its own CPDAG
+#'   (`fit$cpdag_amat`, which carries the orientations its background
+#'   knowledge forces), as [print()][print.calm_fit()] shows it.
 #' @param output `"igraph"` (default): a directed igraph graph in which an
 #'   undirected edge is a pair of mutual edges with attribute
 #'   `undirected = TRUE`; `"matrix"`: the 0/1 CPDAG matrix (`C[i, j] = 1,
@@ -72,6 +75,10 @@ dag_arg <- function(g, arg, call = parent.frame()) {
 #' @export
 dag_to_cpdag <- function(g, output = c("igraph", "matrix")) {
   output <- match_choice(output, c("igraph", "matrix"), "output", environment())
+  if (inherits(g, "calm_fit")) {
+    cp <- as_amat(g, graph = "cpdag")
+    return(if (output == "matrix") cp else amat_to_igraph(cp))
+  }
   m <- dag_arg(g, "g")
   cp <- cpp_dag_to_cpdag(m)
   storage.mode(cp) <- "double"
@@ -85,7 +92,8 @@ dag_to_cpdag <- function(g, output = c("igraph", "matrix")) {
 #' between every two parents of a common child. Its edges join each node to
 #' its Markov blanket.
 #'
-#' @inheritParams dag_to_cpdag
+#' @param g A DAG; see [as_amat()]. A fit gives the moral graph of its DAG,
+#'   which every DAG of its equivalence class shares.
 #' @param output `"igraph"` (default, an undirected igraph graph) or
 #'   `"matrix"` (symmetric 0/1 matrix).
 #' @return The moral graph.

@@ -116,7 +116,8 @@ data_variances <- function(x, cov, standardize) {
 #' [simulate()] and the comparisons. A CPDAG (or pcalg's `EssGraph`) is
 #' replaced by one of its DAGs (all have the same likelihood).
 #'
-#' @param graph A DAG or CPDAG in any form [as_amat()] accepts.
+#' @param graph A DAG or CPDAG in any form [as_amat()] accepts (a fit gives
+#'   its DAG, whose likelihood every member of its class shares).
 #' @inheritParams calm
 #' @param standardize Work on standardised data (default `FALSE`, the data's
 #'   own scale; `logLik()` is on the data's scale either way).

@@ -4,9 +4,11 @@
 #' Print, summarise and extract weights of a fit
 #'
 #' `print()` describes the model: the variables, the data, the edges (the
-#' counts of directed and undirected edges of the CPDAG, and the edges
-#' themselves when there are at most `max_edges`), the score (the Gaussian
-#' log-likelihood and BIC on the data's scale), the sparsity penalty the
+#' counts of directed and undirected edges of the CPDAG, and its first
+#' `max_edges` edges), the score the graph was chosen by, named (for an
+#' l0 penalty the penalized log-likelihood: the Gaussian log-likelihood on
+#' the data's scale minus the penalty per edge; else the log-likelihood),
+#' the sparsity penalty the
 #' graph was chosen with (from `fit$penalty` when the fit has it) and how it
 #' was learned, in one line. The optimizer's account (rounds, `rho`, `h`,
 #' Adam steps, objective, refinement moves) is shown by
@@ -36,8 +38,8 @@
 #'   zero for edges the refinement added).
 #' @param scale `"data"` (default): weights and noise variances on the scale
 #'   of the data; `"standardized"`: on the scale of standardized variables.
-#' @param max_edges Maximum number of edges listed by `print()` (which lists
-#'   none when there are more) and by the summary's print method.
+#' @param max_edges Maximum number of edges listed by `print()` (followed by
+#'   how many more there are) and by the summary's print method.
 #' @param ... Unused.
 #' @return `print()`: `x`, invisibly. `summary()`: an object of class
 #'   `summary.calm_fit`, a list with the elements shown by its print method
@@ -92,7 +94,7 @@ summary.calm_fit <- function(object, scale = c("data", "standardized"), ...) {
 edge_table <- function(object, scale = "data") {
   amat <- object[["amat"]]
   nm <- rownames(amat)
-  cp <- object[["cpdag_amat"]]
+  cp <- fit_cpdag(object)
   idx <- which(amat != 0, arr.ind = TRUE)
   idx <- idx[order(idx[, 1], idx[, 2]), , drop = FALSE]
   B <- fit_weights(object, "refit", scale)
@@ -360,10 +362,10 @@ data_line <- function(x) {
   paste0("data: ", data)
 }
 
-# The edge counts of the CPDAG and, when there are at most `max_edges`
-# edges, the edges themselves ("A -> B", "A -- B" for undirected).
+# The edge counts of the CPDAG and its first `max_edges` edges ("A -> B",
+# "A -- B" for undirected), then how many more there are.
 edges_lines <- function(x, max_edges = 15) {
-  cp <- x[["cpdag_amat"]]
+  cp <- fit_cpdag(x)
   nm <- rownames(cp)
   und <- (cp != 0) & (t(cp) != 0)
   dirn <- (cp != 0) & !und
@@ -371,22 +373,27 @@ edges_lines <- function(x, max_edges = 15) {
   n_dir <- sum(dirn)
   line <- sprintf("edges: %d (CPDAG: %d directed, %d undirected)", as.integer(n_dir + n_und),
                   as.integer(n_dir), as.integer(n_und))
-  if (n_dir + n_und == 0 || n_dir + n_und > max_edges) return(line)
+  if (n_dir + n_und == 0) return(line)
   d_idx <- which(dirn, arr.ind = TRUE)
   u_idx <- which(und & upper.tri(und), arr.ind = TRUE)
   e <- c(sprintf("%s -> %s", nm[d_idx[, 1]], nm[d_idx[, 2]]),
          sprintf("%s -- %s", nm[u_idx[, 1]], nm[u_idx[, 2]]))
+  if (length(e) > max_edges) {
+    e <- c(e[seq_len(max_edges)], sprintf("... and %d more", length(e) - max_edges))
+  }
   # wrapped between edges, never inside one
   wrapped <- strwrap(paste(gsub(" ", "\u00a0", e), collapse = ", "), width = 76, indent = 2,
                      exdent = 2)
   c(line, gsub("\u00a0", " ", wrapped))
 }
 
-# The fitted model's log-likelihood and BIC on the data's scale, when it
-# has them.
+# The score the graph was chosen by, named: for an l0 penalty the
+# log-likelihood minus the penalty per edge (BIC's at discount 1), on the
+# data's scale; for other learners the log-likelihood alone.
 score_line <- function(x) {
   if (is.null(x[["B"]]) || is.null(x[["omega"]])) return(NULL)
-  if (!is.numeric(x[["n"]]) || !is.finite(x[["n"]])) {
+  n <- x[["n"]]
+  if (!is.numeric(n) || !is.finite(n)) {
     sc <- if (is.list(x[["refine"]])) x[["refine"]][["score_after"]] else x[["score"]]
     if (!is.numeric(sc) || length(sc) != 1L) return("score: none (population covariance, no likelihood)")
     return(sprintf("score: %s, penalized profiled likelihood (population covariance, no likelihood)",
@@ -394,9 +401,18 @@ score_line <- function(x) {
   }
   ll <- tryCatch(logLik(x), error = function(e) NULL)
   if (is.null(ll)) return(NULL)
-  sprintf("score: Gaussian log-likelihood %s (df %d), BIC %s (data's scale)",
-          format(round(as.numeric(ll), 2), nsmall = 2), as.integer(attr(ll, "df")),
-          format(round(stats::BIC(ll), 2), nsmall = 2))
+  lam <- fit_lambda(x)
+  edges <- sum(x[["amat"]] != 0)
+  if (is.null(lam) || grepl("l1$", lam[["what"]]) || n <= 1) {
+    return(sprintf("score: Gaussian log-likelihood %s (df %d, data's scale)",
+                   format(round(as.numeric(ll), 2), nsmall = 2), as.integer(attr(ll, "df"))))
+  }
+  per_edge <- lam[["value"]] * n
+  c(sprintf("score: %s, penalized log-likelihood (the score the graph was chosen by)",
+            format(round(as.numeric(ll) - per_edge * edges, 2), nsmall = 2)),
+    sprintf("  = log-likelihood %s - %s per edge x %d edges (BIC discount %s; data's scale)",
+            format(round(as.numeric(ll), 2), nsmall = 2), format(signif(per_edge, 3)),
+            as.integer(edges), format(signif(per_edge * 2 / log(n), 3))))
 }
 
 # One line on the sparsity penalty: fit$penalty's label when present, else

@@ -1,32 +1,40 @@
 # Comparison of an estimated graph with the truth: SHD between CPDAGs and
 # skeleton precision / recall.
 
-# A graph argument of a metric, as a CPDAG matrix: a fit gives its graph
-# (`amat`, as is_dag() reads it: an edited fit is judged by its edges, not by
-# a stale `cpdag_amat`), a DAG is converted to its CPDAG, and a graph with
+# A graph argument of a metric, as a CPDAG matrix: a fit gives its own
+# CPDAG (fit_cpdag(): `cpdag_amat`, which carries the orientations its
+# background knowledge forces; an edited fit the CPDAG of its edited DAG),
+# a DAG is converted to its CPDAG, and a graph with
 # undirected (mutual) edges is taken as a CPDAG as it is. A graph whose
 # orientations conflict (a directed cycle; a bidirected edge of pcalg's
 # pc(), which arrives as a mutual pair) is compared as it is, pair by pair,
 # as pcalg::shd() does, with a warning.
 cpdag_arg <- function(g, arg, call = parent.frame()) {
   # a fit's amat is a DAG unless the learner returns a CPDAG (no `dag`)
-  dag_fit <- inherits(g, "calm_fit") && !is.null(g[["dag"]])
+  if (inherits(g, "calm_fit") && !is.null(g[["dag"]])) {
+    check_fit_object(g, arg, call = call)
+    # an edited fit whose DAG has a cycle is compared as it is, below
+    if (cpp_is_dag((g[["amat"]] != 0) * 1)) return(fit_cpdag(g))
+  }
   if (inherits(g, "calm_fit")) g <- check_fit_object(g, arg, call = call)[["amat"]]
   check_not_pag_codes(g, arg, call)
+  # pcalg's CPDAG objects say what they are: one with every edge directed
+  # (oriented by knowledge) must not be read as a DAG and unoriented again
+  declared <- inherits(g, "EssGraph") || (inherits(g, "amat") && identical(attr(g, "type"), "cpdag"))
   bidirected <- pcalg_bidirected(g)
   m <- graph_arg(g, arg, call = call)
   m[] <- as.double(m != 0)
   mutual <- any(m * t(m) != 0)
   # the conflict is said by warn_conflict() once the graphs are known to
   # match, so that no warning comes before an error
-  if (!cpp_is_dag(if (dag_fit) m else m * (1 - t(m)))) {
+  if (!cpp_is_dag(m * (1 - t(m)))) {
     return(structure(m, conflict = "has a directed cycle, so it is neither a DAG nor a CPDAG"))
   }
   if (bidirected > 0L) {
     attr(m, "conflict") <- sprintf("has %d bidirected edge%s (conflicting orientations)",
                                    bidirected, if (bidirected == 1L) "" else "s")
   }
-  if (mutual) return(m)
+  if (mutual || declared) return(m)
   cp <- cpp_dag_to_cpdag(m)
   storage.mode(cp) <- "double"
   dimnames(cp) <- dimnames(m)
@@ -81,7 +89,9 @@ metric_pair <- function(est, truth, call) {
 #' way: an edge missing or extra, reversed, or directed in one and undirected
 #' in the other. Each pair counts at most once. DAGs are first converted to
 #' their CPDAGs ([dag_to_cpdag()]), so the distance is zero exactly when the
-#' two graphs are Markov equivalent. This is the "SHD of CPDAG" of the paper
+#' two graphs are Markov equivalent. A fit gives its own CPDAG
+#' (`fit$cpdag_amat`): learned under background knowledge, that is the
+#' class restricted by the knowledge, not the CPDAG of its DAG alone. This is the "SHD of CPDAG" of the paper
 #' and agrees with `pcalg::shd()` applied to the two CPDAGs.
 #'
 #' @section Conflicting orientations: PC can orient an edge both ways
@@ -91,7 +101,8 @@ metric_pair <- function(est, truth, call) {
 #'   with one warning (class `calm_warning_conflict`) per graph, following
 #'   `pcalg::shd()`: a bidirected edge counts as an undirected edge, a
 #'   directed edge by its direction, and no CPDAG is derived from the graph.
-#'   A fit is judged by its `amat`, as [is_dag()] does.
+#'   A fit is compared by its own CPDAG (`fit$cpdag_amat`), which carries
+#'   the orientations its background knowledge forces.
 #'
 #' @param est,truth Graphs: a DAG or CPDAG as an adjacency matrix or igraph
 #'   graph (a graph with a mutual pair of edges is taken to be a CPDAG), a

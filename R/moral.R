@@ -36,7 +36,7 @@
 #' blanket of `T` but `T` not in that of `Y`). `rule = "or"` (default) keeps
 #' an edge when either blanket contains the other node; `rule = "and"` only
 #' when both do. OR is the default because it is what the authors' code
-#' computes (see below) and because CALM needs recall more than precision:
+#' computes and because CALM needs recall more than precision:
 #' the optimizer and the refinement can drop a spurious moral edge but never
 #' add a missing one. The per-node blankets before this step are kept in the graph attribute
 #' `blankets`.
@@ -63,44 +63,10 @@
 #' both return the moral graph itself. Giving a large finite `n` (such as
 #' `1e9`) instead runs ordinary Fisher-z tests.
 #'
-#' @section Comparison with other implementations:
-#' *bnlearn's `iamb()`* (version 4.9, `test = "zf"`) uses the same test
-#' statistic and the same growth rule, with these differences:
-#' * its shrink phase makes one pass over the blanket in order of entry,
-#'   dropping each member found independent given the members still present,
-#'   and it never tests the member added last; here the weakest member is
-#'   removed first and the tests are repeated until none is independent;
-#' * it ranks candidates by p-value, which underflows to zero for `|z|`
-#'   above about 38 (large `n`), after which ties go to the first node in
-#'   column order; here candidates are ranked by `|z|`;
-#' * its `max.sx` bounds the conditioning set, so a blanket may reach
-#'   `max.sx + 1` members; here `max_size` bounds the blanket;
-#' * it symmetrises with the AND rule (with a warning when blankets disagree)
-#'   and then goes on to learn a partially directed graph; the blankets it
-#'   returns (`$nodes[[v]]$mb`) are those of that graph.
-#'
-#' *The paper's implementation* (Appendix A.1) adapts `IAMB.py` of the
-#' Python library pyCausalFS; the authors' version ships with causal-learn
-#' (`causallearn/utils/MarkovNetwork/iamb.py`, used by its `calm()` with
-#' `alpha = 0.01`). Like this function it adds the candidate with the
-#' smallest p-value. Its final step is labelled an AND rule, but it first
-#' writes every blanket into both the row and the column of its matrix
-#' (`raw[i, mb] = 1` and `raw[mb, i] = 1`), so the matrix is already symmetric
-#' and what it returns is the OR-rule graph, the one `rule = "or"` gives
-#' here. It differs in that
-#' * its shrink phase is a single pass over the blanket in order of entry,
-#'   each member tested given the members still present (as in bnlearn, but
-#'   testing the last one too);
-#' * its p-value `2 * (1 - pnorm(|z|))` is exactly zero once `|z|` exceeds
-#'   about 8.3, so with large samples the candidate added among several
-#'   strong ones is the first in column order, not the strongest.
-#'
-#' pyCausalFS's own `IAMB.py` ranks significant candidates by absolute
-#' partial correlation (the same choice) and shrinks in one pass; in the
-#' versions of its Fisher-z test we read, the "p-value" it returns is the
-#' lower tail `pnorm(z)`, so that only negative partial correlations can be
-#' found significant. The paper's code uses causal-learn's two-sided test
-#' instead, as does this function.
+#' @section Other implementations:
+#' How this IAMB differs from bnlearn's `iamb()` and from the authors' code
+#' (shrink order, ranking of candidates, symmetrisation) is described in
+#' `vignette("pcalg-bnlearn", package = "calm")`.
 #'
 #' @param x Data: a numeric matrix or data frame, one column per variable
 #'   (at least 2 columns, no constant column, no missing values). Give
@@ -263,7 +229,7 @@ moral_input <- function(x, cov, n, call) {
   if (is.null(x) || !is.null(cov)) {
     return(resolve_covariance(x, cov, n, call = call, small_n = TRUE))
   }
-  note_logical(x, "x")
+  note_logical(x, "x", call = call)
   x <- check_numeric_matrix(x, "x", min_rows = 2L, min_cols = 2L, call = call)
   if (!is.null(n)) {
     abort_arg("n", "is taken from the data; leave it NULL when {.arg x} is given.", call = call)

@@ -101,10 +101,7 @@ vertex_style <- function(d, labels) {
 # two nodes, and not below 3 (then labels shrink with it).
 fit_vertex_style <- function(vs, layout, labels) {
   if (nrow(layout) < 2L) return(vs)
-  norm <- apply(layout[, 1:2, drop = FALSE], 2L, function(v) {
-    r <- range(v)
-    if (diff(r) == 0) rep(0, length(v)) else 2 * (v - r[1]) / diff(r) - 1
-  })
+  norm <- plot_coords(layout)
   dmin <- min(stats::dist(norm))
   size <- max(3, min(vs[["size"]], 85 * dmin))
   width <- max(nchar(labels), 1L)
@@ -112,15 +109,20 @@ fit_vertex_style <- function(vs, layout, labels) {
 }
 
 # Draw a graph given as one row per edge (from, to as vertex indices, mark
-# "->" or "--") with per-edge colour and line type.
+# "->" or "--") with per-edge colour and line type. Each edge is bent just
+# enough to clear the other nodes (route_edges()). Returns, invisibly, the
+# geometry drawn: plot coordinates `xy`, node radius `r`, per-edge `curved`.
 draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
                        arrow_size = NULL, ...) {
   d <- length(nodes)
   g <- igraph::make_empty_graph(n = d, directed = TRUE)
   g <- igraph::set_vertex_attr(g, "name", value = nodes)
   if (length(from) > 0L) g <- igraph::add_edges(g, as.vector(rbind(from, to)))
-  vs <- fit_vertex_style(vertex_style(d, nodes), layout, nodes)
+  user <- list(...)
+  vs <- edge_drawing(layout, from, to, nodes, size = user[["vertex.size"]])
   if (is.null(arrow_size)) arrow_size <- if (d > 25) 0.35 else 0.5
+  size <- vs[["size"]]
+  curved <- user[["edge.curved"]] %||% vs[["curved"]]
   args <- list(
     g, layout = layout,
     vertex.size = vs[["size"]], vertex.color = "white", vertex.frame.color = "grey30",
@@ -128,12 +130,12 @@ draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
     vertex.label.family = "sans",
     edge.color = colour, edge.lty = lty,
     edge.arrow.mode = ifelse(mark == "->", 2, 0),
-    edge.arrow.size = arrow_size, edge.width = 2, edge.curved = 0,
+    edge.arrow.size = arrow_size, edge.width = 2, edge.curved = curved,
     main = main, margin = 0.02
   )
-  user <- list(...)
   args[names(user)] <- user
   do.call(plot, args)
+  invisible(list(xy = plot_coords(layout), r = size / 200, curved = rep_len(curved, length(from))))
 }
 
 #' Plot a learned graph against the truth
@@ -151,9 +153,11 @@ draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
 #'   graphs (a graph with a mutual pair of edges is taken to be a CPDAG), or
 #'   fits; see [as_amat()]. They must have the same nodes.
 #' @param layout `NULL` (a deterministic layered layout (igraph's Sugiyama
-#'   layout) of the edges of both graphs, with the nodes that have no edge in
-#'   either set aside in a column on the right, so that the picture of a graph
-#'   does not change between calls), an igraph layout function such as [igraph::layout_in_circle], or
+#'   layout) in which the truth's edges point down, and an extra edge as the
+#'   estimate has it, with the nodes that have no edge in either graph set
+#'   aside in a column on the right, so that the picture of a graph does not
+#'   change between calls; an edge that would pass over another node is
+#'   bent around it), an igraph layout function such as [igraph::layout_in_circle], or
 #'   a numeric matrix of coordinates with one row per node, in the node order
 #'   of `truth`.
 #' @param compare `"cpdag"` (default): compare the Markov equivalence
@@ -202,8 +206,10 @@ plot_comparison <- function(est, truth, layout = NULL, compare = c("cpdag", "dag
   skeleton <- igraph::graph_from_adjacency_matrix(
     ((e + t(e) + tru + t(tru)) != 0) * 1, mode = "undirected"
   )
+  # layers follow the truth; an extra edge adds its estimated direction
+  extra <- e * ((tru + t(tru)) == 0)
   xy <- resolve_layout(layout, skeleton, env,
-                       directed = igraph::graph_from_adjacency_matrix(((tru + e) != 0) * 1))
+                       directed = igraph::graph_from_adjacency_matrix(((tru + extra) != 0) * 1))
 
   idx <- match(status[["from"]], nodes)
   jdx <- match(status[["to"]], nodes)
@@ -378,7 +384,7 @@ find_h_tol <- function(settings) {
 # edges.
 graph_title <- function(x, cpdag) {
   show_cpdag <- cpdag || is.null(x[["dag"]])
-  m <- if (show_cpdag) x[["cpdag_amat"]] else x[["amat"]]
+  m <- fit_graph(x, if (show_cpdag) "cpdag" else "dag")
   sprintf("%s (%s): %d edges", if (show_cpdag) "CPDAG" else "one DAG of the class", x[["method"]],
           as.integer(sum(m[upper.tri(m)] | t(m)[upper.tri(m)])))
 }
@@ -393,11 +399,12 @@ graph_title <- function(x, cpdag) {
 #' @param truth Optional true graph (see [as_amat()]); with it the plot
 #'   colours each edge by its comparison with the truth.
 #' @param type `"graph"` or `"trace"`.
-#' @param cpdag Without `truth`: draw the fit's CPDAG (its Markov equivalence
-#'   class) instead of its DAG. By default (`FALSE`) the plot shows one DAG
-#'   of the class, `fit$amat`, whose directions on the CPDAG's undirected
-#'   edges the data do not decide; the title says which is drawn. A fit that
-#'   only has a CPDAG (PC, GES) always shows it.
+#' @param cpdag Without `truth`: draw the fit's CPDAG (default `TRUE`: its
+#'   Markov equivalence class, as `print()` shows it, with the orientations
+#'   background knowledge forces). `FALSE` draws one DAG of the class,
+#'   `fit$amat`, whose directions on the CPDAG's undirected edges the data
+#'   do not decide; the title says which is drawn. A fit that only has a
+#'   CPDAG (PC, GES) always shows it.
 #' @param layout Node coordinates; see [plot_comparison()].
 #' @param ... Passed to [plot_comparison()], [plot_trace()] or igraph's plot
 #'   method.
@@ -407,11 +414,11 @@ graph_title <- function(x, cpdag) {
 #' set.seed(2)
 #' sem <- simulate_sem(6, k = 1, n = 500)
 #' fit <- fit_sem(sem$B, sem$x)   # the true graph's SEM, fitted to the data
-#' plot(fit)                      # one DAG of the class
-#' plot(fit, cpdag = TRUE)        # the CPDAG
+#' plot(fit)                      # the CPDAG
+#' plot(fit, cpdag = FALSE)       # one DAG of the class
 #' plot(fit, truth = sem$dag)
 #' @export
-plot.calm_fit <- function(x, truth = NULL, type = c("graph", "trace"), cpdag = FALSE,
+plot.calm_fit <- function(x, truth = NULL, type = c("graph", "trace"), cpdag = TRUE,
                           layout = NULL, ...) {
   type <- match_choice(type, c("graph", "trace"), "type", environment())
   check_flag(cpdag, "cpdag")
@@ -422,7 +429,7 @@ plot.calm_fit <- function(x, truth = NULL, type = c("graph", "trace"), cpdag = F
   if (!is.null(truth)) {
     return(plot_comparison(x, truth, layout = layout, ...))
   }
-  m <- if (cpdag || is.null(x[["dag"]])) x[["cpdag_amat"]] else as_amat(x, weighted = FALSE)
+  m <- as_amat(x, weighted = FALSE, graph = if (cpdag || is.null(x[["dag"]])) "cpdag" else "dag")
   nodes <- rownames(m)
   env <- environment()
   skeleton <- igraph::graph_from_adjacency_matrix(((m + t(m)) != 0) * 1, mode = "undirected")

@@ -34,7 +34,8 @@
 #' constant column, two perfectly correlated columns.
 #'
 #' @param graph A DAG or a CPDAG: a 0/1 adjacency matrix (`[i, j]` for
-#'   `i -> j`; a mutual pair is an undirected edge), an igraph graph or a fit.
+#'   `i -> j`; a mutual pair is an undirected edge), an igraph graph or a fit
+#'   (its DAG, which scores as every member of its class).
 #' @inheritParams calm
 #' @param lambda1 Penalty per edge and per sample (default the paper's 0.005).
 #' @return The score, a number, with attribute `local`: the score of each node

@@ -155,7 +155,8 @@ print.calm_sem <- function(x, ...) {
 #' Population covariance of a linear Gaussian SEM
 #'
 #' @param B Weighted adjacency matrix (`B[i, j]` is the weight of `i -> j`)
-#'   or anything [as_amat()] accepts.
+#'   or anything [as_amat()] accepts; a fit gives its DAG with its weights
+#'   (`as_amat(fit, graph = "dag")`), the member of the class that has them.
 #' @param omega Vector of noise variances, one per node (a single number is
 #'   recycled).
 #' @return The covariance `(I - B)^{-T} diag(omega) (I - B)^{-1}`, with node

@@ -250,7 +250,7 @@ resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FAL
                    class = c("calm_error_argument", "calm_error"), call = call)
   }
   if (!is.null(x)) {
-    note_logical(x, "x")
+    note_logical(x, "x", call = call)
     x <- check_data(x, "x", call = call)
     if (!is.null(n)) {
       abort_arg("n", "is taken from the data; leave it NULL when {.arg x} is given.", call = call)
@@ -260,7 +260,10 @@ resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FAL
     # estimate_moral_graph(): the two differ in the last bits (about 1e-13
     # on the seeded fixtures), which changes seeded fits (B_raw) bit for bit
     s <- stats::cov(x) * (n - 1) / n
-    if (!covariance_representable(s)) s <- rescaled_covariance(x, standardize, call = call)
+    if (!covariance_representable(s)) {
+      check_no_outlier_overflow(x, call)
+      s <- rescaled_covariance(x, standardize, call = call)
+    }
     s <- check_covariance(s, "x", call = call, n_rows = n,
                           small_n = small_n && n <= ncol(x))
   } else {
@@ -279,6 +282,28 @@ resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FAL
 # A covariance of data whose scale is extreme (1e160, 1e-170) over- or
 # underflows even though the data are finite and the columns vary.
 covariance_representable <- function(s) all(is.finite(s)) && all(diag(s) > 0)
+
+# Data whose covariance overflows because of a few entries far out of scale
+# with the rest of their column (1e200 among values near 1, a typo or a
+# missing-value code) are refused, naming the column: rescaling would let
+# them dominate it, and every subsample without them (the folds of the
+# penalty's selection) would underflow. Columns that are uniformly of an
+# extreme scale (1e160) pass, to be rescaled.
+check_no_outlier_overflow <- function(x, call) {
+  nm <- node_names(x)
+  for (j in seq_len(ncol(x))) {
+    a <- abs(x[, j])
+    big <- max(a)
+    nonzero <- a[a > 0]
+    typical <- if (length(nonzero)) stats::median(nonzero) else 0
+    if (big > 1e100 * typical) {
+      row <- which.max(a)
+      abort_arg("x", "has an entry far out of scale in column {.val {nm[j]}}: {signif(x[row, j], 3)} in row {row}, where the column's typical size is {signif(typical, 3)}; its covariance overflows double precision.",
+                i = "Check the data for a typing error or a code for a missing value.", call = call)
+    }
+  }
+  invisible(x)
+}
 
 # The covariance of data rescaled column by column (by the largest absolute
 # value), for callers that go on to the correlation matrix, which the

@@ -177,16 +177,19 @@ test_that("dagitty round trips DAGs and CPDAGs", {
                class = "calm_error_argument")
 })
 
-test_that("fits convert through their DAG, and to pcalg's amat through their CPDAG", {
+test_that("fits convert through their CPDAG, and through their DAG on request", {
   set.seed(3)
   sem <- simulate_sem(5, k = 1)
   fit <- calm:::new_calm_fit(sem$B, sigma = sem$sigma)
-  expect_equal(as_amat(fit), sem$B, tolerance = 1e-10)
-  expect_identical(as_amat(fit, weighted = FALSE), (sem$B != 0) * 1)
+  expect_identical(as_amat(fit), fit$cpdag_amat)
+  expect_equal(as_amat(fit, graph = "dag"), sem$B, tolerance = 1e-10)
+  expect_identical(as_amat(fit, weighted = FALSE, graph = "dag"), (sem$B != 0) * 1)
   # pcalg's amat of a fit is its CPDAG
   expect_identical(as_amat(as_pcalg_amat(fit)), fit$cpdag_amat)
   expect_true(any(fit$cpdag_amat != (sem$B != 0) * 1))
-  expect_identical(calm:::dagitty_code(fit), calm:::dagitty_code(sem$B))
+  expect_identical(calm:::dagitty_code(fit, graph = "dag"), calm:::dagitty_code(sem$B))
+  expect_identical(calm:::dagitty_code(fit), calm:::dagitty_code(fit$cpdag_amat))
   skip_if_not_installed("bnlearn")
-  expect_identical(as_amat(as_bn(fit)), (sem$B != 0) * 1)
+  expect_identical(as_amat(as_bn(fit, graph = "dag")), (sem$B != 0) * 1)
+  expect_identical(as_amat(as_bn(fit)), fit$cpdag_amat)
 })

@@ -29,13 +29,15 @@ test_that("the edge list of a fit has one row per DAG edge, with the refitted we
 
 test_that("an edge list goes back to the fit's adjacency matrix with as_amat()", {
   fit <- edge_list_fit()
-  expect_equal(as_amat(as.data.frame(fit)), as_amat(fit))
-  expect_equal(as_amat(as.data.frame(fit), weighted = FALSE), as_amat(fit, weighted = FALSE))
-  expect_equal(as_amat(as.data.frame(fit, graph = "cpdag"), weighted = FALSE), fit$cpdag_amat)
+  expect_equal(as_amat(as.data.frame(fit, graph = "dag")), as_amat(fit, graph = "dag"))
+  expect_equal(as_amat(as.data.frame(fit, graph = "dag"), weighted = FALSE),
+               as_amat(fit, weighted = FALSE, graph = "dag"))
+  expect_equal(as_amat(as.data.frame(fit), weighted = FALSE), fit$cpdag_amat)
+  expect_equal(as_amat(as.data.frame(fit), weighted = FALSE), as_amat(fit))
   # without the attribute (as after some data-frame verbs), by the nodes argument
-  e <- as.data.frame(fit)
+  e <- as.data.frame(fit, graph = "dag")
   attr(e, "nodes") <- NULL
-  expect_equal(as_amat(e, nodes = rownames(fit$amat)), as_amat(fit))
+  expect_equal(as_amat(e, nodes = rownames(fit$amat)), as_amat(fit, graph = "dag"))
   expect_error(as_amat(e, nodes = c("A", "B")), class = "calm_error_argument")
 })
 
@@ -61,7 +63,7 @@ test_that("undirected CPDAG edges are listed once, without a weight", {
   expect_equal(nrow(e), n_directed + n_undirected)
   expect_equal(nrow(unique(t(apply(ce[, c("from", "to")], 1, sort)))), nrow(ce))
   # the DAG has the same edges, directed and weighted
-  de <- as.data.frame(cfit)
+  de <- as.data.frame(cfit, graph = "dag")
   expect_true(all(de$directed))
   expect_false(anyNA(de$weight))
 })
@@ -85,11 +87,11 @@ test_that("a fit from boss() and from pc_pcalg() gives its edge list", {
   expect_equal(as_amat(e, weighted = FALSE), cp)
   skip_if_not_installed("pcalg")
   pc <- pc_pcalg(sem$x)
-  for (g in c("dag", "cpdag")) {
-    pe <- as.data.frame(pc, graph = g)
-    expect_equal(as_amat(pe, weighted = FALSE), as_amat(pc, weighted = FALSE))
-    expect_true(all(is.na(pe$weight)))
-  }
+  pe <- as.data.frame(pc)
+  expect_equal(as_amat(pe, weighted = FALSE), as_amat(pc, weighted = FALSE))
+  expect_true(all(is.na(pe$weight)))
+  # PC learns no DAG
+  expect_error(as.data.frame(pc, graph = "dag"), "CPDAG only", class = "calm_error_argument")
 })
 
 test_that("the edge list of a bootstrap carries the strengths", {

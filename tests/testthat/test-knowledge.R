@@ -318,7 +318,7 @@ knowledge_from_truth <- function(B, nm, tiers = TRUE) {
 
 obeys <- function(fit, bk) {
   kn <- calm:::resolve_knowledge(bk, colnames(fit$amat), call = environment())
-  a <- as_amat(fit) != 0
+  a <- as_amat(fit, graph = "dag") != 0
   all(a[kn$required != 0]) && !any(a[kn$forbidden != 0])
 }
 

@@ -124,8 +124,8 @@ test_that("coef(), summary(), logLik() and the least-squares regressions share o
   expect_false("raw" %in% names(e))
   expect_equal(e$weight, B[cbind(e$from, e$to)])
   expect_false(any(e$weight == 0))
-  # as_amat() of a fit is the weighted B of coef()
-  expect_equal(as_amat(fit), B)
+  # as_amat(graph = "dag") of a fit is the weighted B of coef()
+  expect_equal(as_amat(fit, graph = "dag"), B)
   # simulate() draws on the data's scale
   sim <- simulate(fit, nsim = 20000, seed = 1)
   expect_equal(unname(apply(sim, 2, stats::sd) / apply(x, 2, stats::sd)), rep(1, 6), tolerance = 0.1)
@@ -135,7 +135,7 @@ test_that("bnlearn's bn.fit of as_bn(fit) agrees with coef()", {
   skip_if_not_installed("bnlearn")
   x <- as.data.frame(scaled_data())
   fit <- scaled_fit()
-  bf <- bnlearn::bn.fit(as_bn(fit), x)
+  bf <- bnlearn::bn.fit(as_bn(fit, graph = "dag"), x)
   B <- coef(fit)
   for (v in colnames(B)) {
     pa <- rownames(B)[fit$amat[, v] != 0]
@@ -144,23 +144,27 @@ test_that("bnlearn's bn.fit of as_bn(fit) agrees with coef()", {
   }
 })
 
-test_that("DAG or CPDAG: each conversion of a fit says which and gives it", {
+test_that("DAG or CPDAG: each conversion of a fit gives its CPDAG, the DAG on request", {
   fit <- scaled_fit()
-  expect_identical(as_amat(fit, weighted = FALSE), fit$amat)
+  expect_identical(as_amat(fit, weighted = FALSE), fit$cpdag_amat)
+  expect_identical(as_amat(fit, weighted = FALSE, graph = "dag"), fit$amat)
   pa <- as_pcalg_amat(fit)
   expect_equal(unclass(t(pa))[, ], fit$cpdag_amat, ignore_attr = TRUE)
-  dg <- as_dagitty(fit)
+  dg <- as_dagitty(fit, graph = "dag")
   expect_match(unclass(dg), "^dag")
   expect_equal(as_amat(dg)[rownames(fit$amat), colnames(fit$amat)], fit$amat)
+  expect_equal(as_amat(as_dagitty(fit))[rownames(fit$amat), colnames(fit$amat)], fit$cpdag_amat)
   skip_if_not_installed("graph")
-  gn <- as_graphNEL(fit)
+  gn <- as_graphNEL(fit, graph = "dag")
   expect_equal(as_amat(gn)[rownames(fit$amat), colnames(fit$amat)], fit$amat)
+  expect_equal(as_amat(as_graphNEL(fit))[rownames(fit$amat), colnames(fit$amat)], fit$cpdag_amat)
 })
 
 test_that("conversions to bnlearn and pcalg objects: DAG and CPDAG", {
   skip_if_not_installed("bnlearn")
   fit <- scaled_fit()
-  expect_equal(as_amat(as_bn(fit))[rownames(fit$amat), colnames(fit$amat)], fit$amat)
+  expect_equal(as_amat(as_bn(fit, graph = "dag"))[rownames(fit$amat), colnames(fit$amat)], fit$amat)
+  expect_equal(as_amat(as_bn(fit))[rownames(fit$amat), colnames(fit$amat)], fit$cpdag_amat)
   skip_if_not_installed("pcalg")
   eg <- as_essgraph(fit)
   expect_equal(as_amat(eg)[rownames(fit$amat), colnames(fit$amat)], fit$cpdag_amat,
@@ -175,4 +179,65 @@ test_that("plot(fit) names what it draws", {
   on.exit(grDevices::dev.off(), add = TRUE)
   expect_no_error(plot(fit))
   expect_no_error(plot(fit, cpdag = TRUE))
+})
+
+test_that("print() lists the first edges of a large graph and names the score it was chosen by", {
+  set.seed(44)
+  sem <- simulate_sem(20, k = 1.5, n = 500)
+  b <- boss(sem$x, starts = 1)
+  out <- capture.output(print(b))
+  cp <- b$cpdag_amat
+  total <- sum((cp + t(cp))[upper.tri(cp)] != 0)
+  expect_gt(total, 15)
+  listed <- unlist(regmatches(out, gregexpr("[A-Za-z0-9]+ (->|--) [A-Za-z0-9]+", out)))
+  expect_length(listed, 15L)
+  expect_true(any(grepl(sprintf("... and %d more", total - 15), out, fixed = TRUE)))
+  expect_length(unlist(regmatches(capture.output(print(b, max_edges = Inf)),
+                                  gregexpr("X[0-9]+ (->|--) X[0-9]+", capture.output(print(b, max_edges = Inf))))),
+                total)
+  # boss()'s default: BIC at discount 2, so log(n) per edge
+  expected <- as.numeric(logLik(b)) - log(500) * sum(b$amat)
+  score <- grep("^  score: ", out, value = TRUE)
+  expect_match(score, format(round(expected, 2), nsmall = 2), fixed = TRUE)
+  expect_match(score, "penalized log-likelihood (the score the graph was chosen by)", fixed = TRUE)
+  expect_true(any(grepl("BIC discount 2;", out, fixed = TRUE)))
+  # no BIC at discount 1 beside it
+  expect_false(any(grepl("BIC -?[0-9]", out)))
+})
+
+test_that("an all-NA column is named before anything else is said", {
+  x <- data.frame(a = rnorm(30), foo = NA, b = rnorm(30))
+  msgs <- character()
+  err <- tryCatch(withCallingHandlers(calm(x, na = "complete", verbose = FALSE),
+                                      message = function(m) {
+                                        msgs <<- c(msgs, conditionMessage(m))
+                                        invokeRestart("muffleMessage")
+                                      }),
+                  error = function(e) e)
+  expect_s3_class(err, "calm_error_argument")
+  expect_match(conditionMessage(err), "foo.*only missing values")
+  expect_length(msgs, 0L)
+  expect_error(calm(x, verbose = FALSE), "foo.*only missing values", class = "calm_error_argument")
+  expect_error(estimate_moral_graph(x), "foo.*only missing values", class = "calm_error_argument")
+  expect_error(boss(as.matrix(x)), "foo.*only missing values", class = "calm_error_argument")
+})
+
+test_that("sachs_consensus prints as a graph without igraph attached", {
+  skip_if_not_installed("callr")
+  out <- callr::r(function() utils::capture.output(print(calm::sachs_consensus)),
+                  libpath = .libPaths())
+  expect_match(out[1], "^IGRAPH")
+  expect_false(any(grepl("^\\[\\[", out)))
+})
+
+test_that("an entry whose covariance overflows is a calm error naming x and the column", {
+  set.seed(5)
+  x <- as.data.frame(matrix(rnorm(300), 100, dimnames = list(NULL, c("a", "foo", "b"))))
+  x[5, "foo"] <- 1e200
+  expect_error(calm(x, verbose = FALSE), "`x`.*foo.*row 5", class = "calm_error_argument")
+  expect_error(boss(x), "`x`.*foo.*row 5", class = "calm_error_argument")
+  expect_error(exact_search(x), "`x`.*foo.*row 5", class = "calm_error_argument")
+  # a column of an extreme scale throughout is rescaled, not refused
+  x[, "foo"] <- rnorm(100) * 1e160
+  expect_s3_class(boss(x), "calm_fit")
 })

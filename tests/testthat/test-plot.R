@@ -154,7 +154,7 @@ test_that("plot_trace draws a fit's trace or a trace data frame", {
 test_that("plot.calm_fit draws the graph, the CPDAG, the comparison or the trace", {
   fit <- trace_fit()
   expect_identical(plot_to_png(plot(fit)), fit)
-  expect_identical(plot_to_png(plot(fit, cpdag = TRUE)), fit)
+  expect_identical(plot_to_png(plot(fit, cpdag = FALSE)), fit)
   expect_identical(plot_to_png(plot(fit, type = "trace")), fit)
   st <- plot_to_png(plot(fit, truth = fit$dag))
   expect_true(all(st$status == "correct"))
@@ -210,4 +210,93 @@ test_that("no example calls an internal function", {
   rd <- tools::Rd_db("calm")
   ex <- vapply(rd, function(r) paste(utils::capture.output(tools::Rd2ex(r)), collapse = "\n"), "")
   expect_false(any(grepl("calm:::", ex, fixed = TRUE)), info = paste(names(rd)[grepl("calm:::", ex, fixed = TRUE)], collapse = ", "))
+})
+
+# The geometry plot.calm_fit() draws for a 0/1 graph matrix: its layered
+# layout in igraph's plot coordinates, the node radius, and the bend and
+# clearance of each edge.
+drawn_geometry <- function(m) {
+  nodes <- rownames(m)
+  xy <- calm:::dag_layout(igraph::graph_from_adjacency_matrix((m != 0) * 1))
+  idx <- which((m != 0 & t(m) == 0) | (m != 0 & upper.tri(m)), arr.ind = TRUE)
+  c(list(xy = calm:::plot_coords(xy), idx = idx), calm:::edge_drawing(xy, idx[, 1], idx[, 2], nodes))
+}
+
+test_that("no drawn edge passes over a node other than its ends", {
+  cons <- as_amat(sachs_consensus)
+  # the DAG calm(sachs) drew with pka -> erk straight through pip2
+  nm <- colnames(sachs)
+  fit_dag <- matrix(0, 11, 11, dimnames = list(nm, nm))
+  fit_dag[rbind(c("mek", "raf"), c("pip3", "plc"), c("pip3", "pip2"), c("pka", "erk"),
+                c("pka", "akt"), c("akt", "erk"), c("p38", "pkc"), c("jnk", "pkc"))] <- 1
+  g <- drawn_geometry(fit_dag)
+  e <- which(rownames(fit_dag)[g$idx[, 1]] == "pka" & rownames(fit_dag)[g$idx[, 2]] == "erk")
+  expect_lt(calm:::edge_clearance(g$xy, g$idx[e, 1], g$idx[e, 2], 0, g$r), g$r)
+  expect_gt(g$clearance[e], g$r)
+  graphs <- list(sachs_fit = fit_dag, sachs_dag = cons,
+                 sachs_cpdag = dag_to_cpdag(cons, output = "matrix"))
+  for (d in c(11, 30, 60)) {
+    set.seed(d)
+    b <- simulate_dag(d, k = 1.5)
+    graphs[[paste0("er", d)]] <- b
+    graphs[[paste0("er", d, "_cpdag")]] <- dag_to_cpdag(b, output = "matrix")
+  }
+  straight_hits <- 0
+  for (nm in names(graphs)) {
+    g <- drawn_geometry(graphs[[nm]])
+    expect_true(all(g$clearance > g$r), label = nm)
+    expect_gte(g$size, 6)
+    # the straight segments the bends replace would cross nodes
+    straight <- vapply(seq_len(nrow(g$idx)), function(e) {
+      calm:::edge_clearance(g$xy, g$idx[e, 1], g$idx[e, 2], 0, g$r)
+    }, numeric(1))
+    straight_hits <- straight_hits + sum(straight < g$r)
+  }
+  expect_gt(straight_hits, 0)
+})
+
+test_that("the edge path follows igraph's X-spline", {
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  graphics::plot.new()
+  graphics::plot.window(c(-1, 1), c(-1, 1), asp = 1)
+  for (bend in c(0.3, -0.9)) {
+    a <- c(-0.6, 0.2)
+    b <- c(0.5, -0.4)
+    p <- calm:::edge_path(a, b, bend, r = 0)
+    mid <- (a + b) / 2
+    ctrl <- mid + bend / 2 * c(-(b[2] - a[2]), b[1] - a[1])
+    s <- graphics::xspline(c(a[1], ctrl[1], b[1]), c(a[2], ctrl[2], b[2]), shape = 1, draw = FALSE)
+    # every point of R's curve lies near the path
+    gap <- vapply(seq_along(s$x), function(i) min(sqrt((p[, 1] - s$x[i])^2 + (p[, 2] - s$y[i])^2)),
+                  numeric(1))
+    expect_lt(max(gap), 0.02)
+  }
+})
+
+test_that("bootstrap edge labels never cover a node or each other", {
+  set.seed(30)
+  b <- simulate_dag(30, k = 1.5)
+  m <- dag_to_cpdag(b, output = "matrix")
+  g <- drawn_geometry(m)
+  paths <- lapply(seq_len(nrow(g$idx)), function(e) {
+    calm:::edge_path(g$xy[g$idx[e, 1], ], g$xy[g$idx[e, 2], ], g$curved[e], g$r)
+  })
+  w <- rep(0.16, length(paths))
+  h <- rep(0.05, length(paths))
+  pl <- calm:::place_labels(g$xy, g$r, paths, w, h)
+  expect_gt(sum(pl$kept), length(paths) / 3)
+  k <- which(pl$kept)
+  boxes <- cbind(pl$x[k] - w[k] / 2, pl$x[k] + w[k] / 2, pl$y[k] - h[k] / 2, pl$y[k] + h[k] / 2)
+  for (i in seq_along(k)) {
+    expect_false(calm:::box_hits_circles(boxes[i, ], g$xy, g$r))
+    expect_false(calm:::box_hits_boxes(boxes[i, ], boxes[-i, , drop = FALSE]))
+  }
+  # labels at the middle of every edge, as before, would pile up
+  mids <- t(vapply(paths, function(p) p[21, ], numeric(2)))
+  all_boxes <- cbind(mids[, 1] - 0.08, mids[, 1] + 0.08, mids[, 2] - 0.025, mids[, 2] + 0.025)
+  clash <- vapply(seq_len(nrow(all_boxes)), function(i) {
+    calm:::box_hits_boxes(all_boxes[i, ], all_boxes[-i, , drop = FALSE])
+  }, logical(1))
+  expect_true(any(clash))
 })
