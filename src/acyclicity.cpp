@@ -1,6 +1,13 @@
 #include "acyclicity.h"
 
+#if defined(__GNUC__)  // Eigen's warnings only: see calm_eigen.h
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+#endif
 #include <unsupported/Eigen/MatrixFunctions>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace calm {
 

@@ -4,7 +4,7 @@
 #ifndef CALM_ACYCLICITY_H
 #define CALM_ACYCLICITY_H
 
-#include <Eigen/Dense>
+#include "calm_eigen.h"
 
 namespace calm {
 

@@ -4,7 +4,14 @@
 #include <exception>
 #include <limits>
 
+#if defined(__GNUC__)  // LBFGSpp's Eigen: see calm_eigen.h
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+#endif
 #include <optimization/LBFGSB.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace calm {
 

@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include <Eigen/Dense>
+#include "calm_eigen.h"
 
 #include "calm_kernel.h"
 

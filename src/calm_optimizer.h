@@ -14,7 +14,7 @@
 #ifndef CALM_OPTIMIZER_H
 #define CALM_OPTIMIZER_H
 
-#include <Eigen/Dense>
+#include "calm_eigen.h"
 #include <cstdint>
 #include <functional>
 #include <string>

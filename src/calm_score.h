@@ -17,7 +17,7 @@
 #ifndef CALM_SCORE_H
 #define CALM_SCORE_H
 
-#include <Eigen/Dense>
+#include "calm_eigen.h"
 
 #include "calm_kernel.h"
 

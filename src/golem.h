@@ -4,7 +4,7 @@
 #ifndef CALM_GOLEM_H
 #define CALM_GOLEM_H
 
-#include <Eigen/Dense>
+#include "calm_eigen.h"
 #include <vector>
 
 #include "progress.h"

@@ -3,7 +3,7 @@
 #ifndef CALM_GRAPH_CORE_H
 #define CALM_GRAPH_CORE_H
 
-#include <Eigen/Dense>
+#include "calm_eigen.h"
 #include <vector>
 
 namespace calm {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include <Eigen/Dense>
+#include "calm_eigen.h"
 
 namespace calm {
 

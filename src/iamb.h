@@ -8,7 +8,7 @@
 #ifndef CALM_IAMB_H
 #define CALM_IAMB_H
 
-#include <Eigen/Dense>
+#include "calm_eigen.h"
 
 #include <functional>
 #include <limits>

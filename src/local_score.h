@@ -25,7 +25,7 @@
 #ifndef CALM_LOCAL_SCORE_H
 #define CALM_LOCAL_SCORE_H
 
-#include <Eigen/Dense>
+#include "calm_eigen.h"
 #include <cstdint>
 #include <unordered_map>
 #include <vector>

@@ -8,7 +8,7 @@
 #ifndef CALM_NOTEARS_H
 #define CALM_NOTEARS_H
 
-#include <Eigen/Dense>
+#include "calm_eigen.h"
 #include <functional>
 #include <string>
 #include <vector>

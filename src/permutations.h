@@ -12,7 +12,7 @@
 #ifndef CALM_PERMUTATIONS_H
 #define CALM_PERMUTATIONS_H
 
-#include <Eigen/Dense>
+#include "calm_eigen.h"
 #include <cstdint>
 #include <functional>
 #include <vector>

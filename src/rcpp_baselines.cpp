@@ -3,8 +3,7 @@
 // (R/baselines.R). NOTEARS's subproblems are solved by LBFGSpp's L-BFGS-B
 // (src/box_solver.h) or by R's own (lbfgsb() from R_ext/Applic.h, built
 // here), handed to the core as a callback.
-#include <Rcpp.h>
-#include <RcppEigen.h>
+#include "calm_types.h"
 #include <R_ext/Applic.h>
 #include <Rinternals.h>
 

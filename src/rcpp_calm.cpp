@@ -3,8 +3,7 @@
 // the core through the progress callback; an interrupt is caught with
 // R_ToplevelExec so that no longjmp crosses C++ frames: the core returns
 // and the interrupt is re-raised here.
-#include <Rcpp.h>
-#include <RcppEigen.h>
+#include "calm_types.h"
 #include <R_ext/Utils.h>
 
 #include <chrono>

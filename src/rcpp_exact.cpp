@@ -1,7 +1,6 @@
 // Rcpp glue for the exact search (src/exact_search.h). Arguments are checked
 // in R (R/exact.R); exceptions become R errors through Rcpp.
-#include <Rcpp.h>
-#include <RcppEigen.h>
+#include "calm_types.h"
 
 #include "exact_search.h"
 #include "rcpp_glue.h"

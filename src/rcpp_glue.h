@@ -4,8 +4,7 @@
 #ifndef CALM_RCPP_GLUE_H
 #define CALM_RCPP_GLUE_H
 
-#include <Rcpp.h>
-#include <RcppEigen.h>
+#include "calm_types.h"
 
 #include <cstddef>
 #include <string>

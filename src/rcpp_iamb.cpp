@@ -1,7 +1,6 @@
 // Rcpp glue for the moral graph estimators in iamb.{h,cpp}. Arguments are
 // checked in R (R/moral.R); C++ exceptions become R errors through Rcpp.
-#include <Rcpp.h>
-#include <RcppEigen.h>
+#include "calm_types.h"
 
 #include <limits>
 

@@ -1,8 +1,7 @@
 // Rcpp glue for permutations.{h,cpp}: the enumeration of all variable
 // orders in the l1-inconsistency experiment. Argument checks happen in R
 // (R/inconsistency.R).
-#include <Rcpp.h>
-#include <RcppEigen.h>
+#include "calm_types.h"
 #include <Rinternals.h>
 
 #include "permutations.h"

@@ -1,7 +1,6 @@
 // Rcpp glue for the local score (src/local_score.h). Arguments are checked in
 // R (R/score.R); exceptions become R errors through Rcpp.
-#include <Rcpp.h>
-#include <RcppEigen.h>
+#include "calm_types.h"
 
 #include "local_score.h"
 #include "rcpp_glue.h"

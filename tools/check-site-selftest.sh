@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 cp -r docs "$tmp/site"
 s=$tmp/site
 # 1. the home page's figure is gone
-rm "$s/reference/figures/README-plot-1.png"
+rm "$s/reference/figures/README-speed-accuracy-1.png"
 # 2. ?calm's page lost its text
 perl -0pi -e 's{<main(.*?)>.*</main>}{<main$1></main>}s' "$s/reference/calm.html"
 # 3. an article throws a JavaScript error
@@ -31,7 +31,7 @@ expect() {
   if ! grep -qE "$1" <<<"$out"; then echo "site check self-test: the check did not report: $2"; fail=1; fi
 }
 [ "$status" -eq 1 ] || { echo "site check self-test: the check exited with $status, not 1"; fail=1; }
-expect '^index\.html: broken local link: reference/figures/README-plot-1\.png' "the home page's missing figure"
+expect '^index\.html: broken local link: reference/figures/README-speed-accuracy-1\.png' "the home page's missing figure"
 expect '^reference/calm\.html: the main text did not render' "?calm's page without its text"
 expect '^articles/getting-started\.html: JavaScript console: .*calm_no_such_function' "the article's JavaScript error"
 expect '^news/index\.html: broken local link: \.\./reference/no-such-page\.html' "the changelog's broken link"

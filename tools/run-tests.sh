@@ -37,6 +37,8 @@ if ! command -v pandoc >/dev/null 2>&1; then
 fi
 Rscript -e 'cat("BLAS:", extSoftVersion()[["BLAS"]], "\n")' || true
 
+# every C++ file compiled (src/Makevars lists them)
+bash tools/check-objects.sh || { echo "0 passed, 1 failed"; exit 1; }
 rm -rf calm.Rcheck calm_*.tar.gz
 # shellcheck disable=SC2086
 R CMD build $build_args . || { echo "R CMD build failed"; echo "0 passed, 1 failed"; exit 1; }

@@ -24,6 +24,9 @@ if (requireNamespace("pcalg", quietly = TRUE)) {
     rows[[paste0("ges_k", k)]] <- compare_graphs(ges_pcalg(sem$x, penalty_discount = k), sem$B)
   }
 }
+if (!requireNamespace("pcalg", quietly = TRUE)) {
+  cat("(PC and GES rows need pcalg, which make demo does not install: make test does)\n")
+}
 table <- do.call(rbind, rows)
 print(table, digits = 3)
 
