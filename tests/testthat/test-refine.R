@@ -319,15 +319,15 @@ test_that("the refinement's kicks never end worse, are reproducible and are labe
   }
 })
 
-test_that("the refinement's second pass of order-search starts (refine_grow_ratio) never ends worse here", {
+test_that("the refinement's second pass of BOSS starts (refine_control(grow_ratio)) never ends worse here", {
   skip_on_cran()
   set.seed(63)
   sem <- simulate_sem(30, k = 4, n = 1000)
   set.seed(1)
   plain <- calm(sem$x, control = calm_control(refine = refine_control(grow_ratio = 1)), verbose = FALSE)
   set.seed(1)
-  both <- calm(sem$x, verbose = FALSE)
-  expect_identical(calm_control()$refine$grow_ratio, 0.5)
+  both <- calm(sem$x, control = calm_control(refine = refine_control(grow_ratio = 0.5)),
+               verbose = FALSE)
   expect_lte(both$refine$score_best, plain$refine$score_best + 1e-9)
   order_moves <- both$refine$moves$clique[both$refine$moves$type == "order"]
   if (length(order_moves)) expect_match(order_moves, "grow ratios 1 and 0.5")
@@ -368,4 +368,43 @@ test_that("insertions kept between moves give the same search as scoring every i
     expect_gt(length(a$moves$type), 0)
     expect_identical(a, b)
   }
+})
+
+test_that("grow_ratio = \"auto\" runs the second grow ratio only with n <= d", {
+  expect_identical(calm_control()$refine$grow_ratio, "auto")
+  expect_identical(calm:::refine_grow_ratio("auto", 1000, 30), 1)
+  expect_identical(calm:::refine_grow_ratio("auto", 30, 30), 0.5)
+  expect_identical(calm:::refine_grow_ratio(0.3, 1000, 30), 0.3)
+  set.seed(5)
+  sem <- simulate_sem(25, k = 1, n = 20)
+  set.seed(1)
+  auto <- calm(sem$x, verbose = FALSE)
+  set.seed(1)
+  half <- calm(sem$x, control = calm_control(refine = refine_control(grow_ratio = 0.5)),
+               verbose = FALSE)
+  expect_identical(auto$amat, half$amat)
+})
+
+test_that("the exact search runs when BOSS's starts disagree, and only then", {
+  expect_true(calm:::exact_pays(list()))
+  expect_true(calm:::exact_pays(list(order_agreement = 0.4)))
+  expect_false(calm:::exact_pays(list(order_agreement = 0.5)))
+  os <- list(starts = data.frame(score = c(-3, -3, -2.5, -3)), kicks_improved = 0L)
+  expect_equal(calm:::start_agreement(os), 0.75)
+  os$kicks_improved <- 1L
+  expect_equal(calm:::start_agreement(os), 0)
+  # a sparse graph: BOSS's starts agree and the exact search is left out,
+  # with BOSS off it runs, and both find the same optimum here
+  set.seed(11)
+  sem <- simulate_sem(12, k = 1, n = 1000)
+  set.seed(1)
+  fit <- calm(sem$x, verbose = FALSE)
+  expect_false(fit$refine$exact_run)
+  set.seed(1)
+  no_boss <- calm(sem$x, control = calm_control(refine = refine_control(order = FALSE)),
+                  verbose = FALSE)
+  expect_true(no_boss$refine$exact_run)
+  expect_equal(fit$refine$score_best, no_boss$refine$score_best, tolerance = 1e-9)
+  expect_false(any(grepl("exact search", capture.output(print(fit)))))
+  expect_true(any(grepl("exact search", capture.output(print(no_boss)))))
 })
