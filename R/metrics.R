@@ -11,7 +11,8 @@
 # as pcalg::shd() does, with a warning.
 cpdag_arg <- function(g, arg, call = parent.frame()) {
   # a fit's amat is a DAG unless the learner returns a CPDAG (no `dag`)
-  if (inherits(g, "calm_fit") && !is.null(g[["dag"]])) {
+  dag_fit <- inherits(g, "calm_fit") && !is.null(g[["dag"]])
+  if (dag_fit) {
     check_fit_object(g, arg, call = call)
     # an edited fit whose DAG has a cycle is compared as it is, below
     if (cpp_is_dag((g[["amat"]] != 0) * 1)) return(fit_cpdag(g))
@@ -27,7 +28,7 @@ cpdag_arg <- function(g, arg, call = parent.frame()) {
   mutual <- any(m * t(m) != 0)
   # the conflict is said by warn_conflict() once the graphs are known to
   # match, so that no warning comes before an error
-  if (!cpp_is_dag(m * (1 - t(m)))) {
+  if (!cpp_is_dag(if (dag_fit) m else m * (1 - t(m)))) {
     return(structure(m, conflict = "has a directed cycle, so it is neither a DAG nor a CPDAG"))
   }
   if (bidirected > 0L) {
