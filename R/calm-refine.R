@@ -27,7 +27,7 @@ refine_runs <- function(runs, sigma, mo, lambda, ctrl, n, kn, verbose) {
 inform_refine <- function(record, d = NULL, ctrl = NULL) {
   if (is.null(record)) {
     exact <- !is.null(ctrl[["refine"]][["exact_max_d"]]) && d <= ctrl[["refine"]][["exact_max_d"]]
-    cli::cli_inform("Refining the graph: GES moves, BOSS{if (exact) ', exact search' else ''}.",
+    cli::cli_inform("Refining the graph: GES moves, BOSS{if (exact) ', the exact search if the starts of BOSS disagree' else ''}.",
                     class = "calm_message_refine")
   } else {
     cli::cli_inform(c(v = "{refine_line(record)} ({signif(record[['seconds']] %||% NA, 3)} s)"),
