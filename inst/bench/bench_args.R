@@ -113,6 +113,8 @@ bench_save <- function(x, file, command = bench_command(), note = NULL) {
 # run's own columns, class and other attributes are kept (attribute
 # "layout") so that stored_result() gives the run back as it was written.
 bench_append <- function(x, file, run, provenance = attr(x, "provenance"), key = "run") {
+  # read before `x` is changed below (a lazy default would see it without)
+  force(provenance)
   stored <- if (file.exists(file)) readRDS(file) else NULL
   prov <- if (is.null(stored)) list() else attr(stored, "provenance")
   layout <- if (is.null(stored)) list() else attr(stored, "layout")
