@@ -1,5 +1,5 @@
 # calm's default against the same fit with more random starts of the
-# refinement's order search (calm_control(refine_order_starts =)), on fresh
+# refinement's order search (refine_control(order_starts =)), on fresh
 # graphs: 50-node ER4 at the population covariance with the true moral graph
 # (where the default was found far from the truth on some graphs), 50-node
 # ER4 and 100-node ER1 at n = 1000 (estimated moral graph). Paired: both see
