@@ -144,6 +144,44 @@ test_that("kernel objective and gradients match R formulas and finite difference
   }
 })
 
+# The kernel computes h on a sparse block by its power series in sparse
+# products, and gives the series up for the binary powering when it would
+# cost more (src/calm_kernel_impl.h, series_block()). Both paths against
+# the R formula and finite differences, on 70 nodes: a ring with chords and
+# small gates takes the series (17 terms, within the budget of
+# top * n^2 / (4 * ne) = 6 * 4900 / 1120 = 26), a random mask with about 14
+# entries per column and gates near one gives it up (budget 7 terms; the
+# series would need 47: both counted by the rule written out in R).
+test_that("h on a large sparse block: the power series and the powering it falls back to", {
+  set.seed(14)
+  n <- 70
+  ring <- matrix(0, n, n)
+  ring[cbind(1:n, c(2:n, 1))] <- 1
+  ring[cbind(1:n, c(8:n, 1:7))] <- 1
+  ring <- pmax(ring, t(ring))
+  dense <- matrix(stats::rbinom(n * n, 1, 0.1), n)
+  dense <- pmax(dense, t(dense))
+  diag(dense) <- 0
+  cases <- list(series = list(M = ring, shift = -2), fallback = list(M = dense, shift = 3))
+  for (nm in names(cases)) {
+    M <- cases[[nm]]$M
+    expect_lt(4 * sum(M), n * n)  # a sparse block, where the series is tried
+    pt <- random_point(M, "gumbel")
+    pt$theta <- pt$theta + cases[[nm]]$shift
+    ctrl <- kernel_control("poly")
+    res <- kernel_obj(pt$S, M, pt$theta, pt$P, pt$noise, "gumbel", "likelihood", 3, TRUE, ctrl)
+    ref <- ref_objective(pt$S, M, pt$theta, pt$P, pt$noise, "gumbel", "likelihood", 3, TRUE,
+                         ctrl)
+    expect_equal(res$objective, ref, tolerance = 1e-10, label = nm)
+    expect_gt(res$h, 1e-3)  # h is not negligible: a cyclic gate matrix
+    fd <- fd_gradients(pt$S, M, pt$theta, pt$P, pt$noise, "gumbel", "likelihood", 3, TRUE,
+                       ctrl)
+    scale <- max(1, abs(fd$weight), abs(fd$theta))
+    expect_lt(max(abs(res$grad_weight - fd$weight)) / scale, 1e-6, label = nm)
+    expect_lt(max(abs(res$grad_theta - fd$theta)) / scale, 1e-6, label = nm)
+  }
+})
+
 test_that("the deterministic gate is the noise-free objective", {
   set.seed(12)
   M <- test_masks()$blocks
