@@ -257,7 +257,7 @@ boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes,
   best$starts <- starts
   best$orders <- do.call(cbind, lapply(runs, `[[`, "orders"))
   best$start_cpdags <- do.call(c, lapply(runs, `[[`, "start_cpdags"))
-  best$cache_clears <- sum(vapply(runs, function(r) as.double(r$cache_clears), numeric(1)))
+  best$cache_clears <- sum(vapply(runs, `[[`, integer(1), "cache_clears"))
   best
 }
 

@@ -119,9 +119,10 @@
 #' draw (seeds, folds, start orders, kicks) is made in the calling process
 #' before any work is sent out, and the best of several starts is chosen as
 #' one run over all of them chooses it, so `set.seed()` gives the same fit,
-#' bit for bit, under any plan. With one worker (the default sequential
-#' plan) the starts of each BOSS run share one call and its caches, and the
-#' folds run one after the other, as without future.
+#' bit for bit, under any plan (with workers on other machines: when they
+#' run the same builds of R and calm). With one worker (the default
+#' sequential plan) the starts of each BOSS run share one C++ call and its
+#' caches, and the folds run one after the other in the calling process.
 #'
 #' Weights. `fit$B` is the least-squares refit of every node on its parents
 #' in the learned graph (the maximum-likelihood estimate for that graph;
