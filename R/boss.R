@@ -40,7 +40,10 @@
 #' [future.apply::future_lapply()]; the result is the same as a sequential
 #' run, because the best graph is chosen by score, ties going to the earlier
 #' start. Progress over the groups of starts is reported through progressr
-#' (wrap the call in `progressr::with_progress()`).
+#' (wrap the call in `progressr::with_progress()`). With
+#' `penalty_discount = "cv"` the folds of the selection spread over the
+#' workers too (see [select_penalty()]); the kicks run after the starts, in
+#' the calling R process.
 #'
 #' @inheritParams exact_search
 #' @param penalty_discount Penalty discount `k` of the BIC, used when
@@ -212,32 +215,69 @@ start_orders <- function(starts, nm, call) {
 }
 
 # Runs the starts in one C++ call, or split between the workers of the
-# current future plan; the best result over all starts (ties: the earlier
-# start) is returned with every start's record.
+# current future plan (see start_groups()); the best result over all starts
+# is returned with every start's record (`starts`, `orders` and, with
+# `keep_graphs`, `start_cpdags`, in the order of the starts). The best start
+# is the one a single call over all starts picks (best_start_of()), so the
+# result does not depend on the plan (nor on `groups`, consecutive runs of
+# start indices, which tests set). `progress`: report the groups through
+# progressr (boss()); the refinement's runs report nothing.
 boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio,
-                     kn = NULL, max_parents = -1L) {
-  k <- ncol(orders)
-  workers <- future::nbrOfWorkers()
-  groups <- if (is.finite(workers) && workers > 1L && k > 1L) {
-    split(seq_len(k), cut(seq_len(k), min(k, workers), labels = FALSE))
+                     kn = NULL, max_parents = -1L, keep_graphs = FALSE, progress = TRUE,
+                     groups = start_groups(ncol(orders))) {
+  p <- if (progress) progressr::progressor(steps = length(groups)) else NULL
+  search <- function(idx) {
+    boss_search(sigma, mask, lambda1, orders[, idx, drop = FALSE], max_sweeps, exact_limit, bes,
+                grow_ratio, kn = kn, max_parents = max_parents, keep_graphs = keep_graphs)
+  }
+  runs <- if (length(groups) == 1L) {
+    # one worker: the one call, without a future around it
+    r <- search(groups[[1L]])
+    if (!is.null(p)) p()
+    list(r)
   } else {
-    list(seq_len(k))
+    future.apply::future_lapply(groups, function(idx) {
+      r <- search(idx)
+      if (!is.null(p)) p()
+      r
+    }, future.seed = FALSE, future.packages = "calm")
   }
-  p <- progressr::progressor(steps = length(groups))
-  runs <- future.apply::future_lapply(groups, function(idx) {
-    r <- boss_search(sigma, mask, lambda1, orders[, idx, drop = FALSE], max_sweeps, exact_limit,
-                     bes, grow_ratio, kn = kn, max_parents = max_parents)
-    p()
-    r
-  }, future.seed = FALSE, future.packages = "calm")
-  best <- NULL
-  for (g in seq_along(groups)) {
-    r <- runs[[g]]
-    r$best_start <- groups[[g]][r$best_start]
-    if (is.null(best) || r$score < best$score - score_tol) best <- r
+  if (length(runs) == 1L) return(runs[[1L]])
+  starts <- do.call(rbind, lapply(runs, `[[`, "starts"))
+  rownames(starts) <- NULL
+  b <- best_start_of(starts$score)
+  g <- findInterval(b, vapply(groups, `[[`, integer(1), 1L))
+  best <- runs[[g]]
+  if (groups[[g]][best$best_start] != b) {
+    # the group's own choice differs only when scores within score_tol of
+    # each other chain across groups; the chosen start alone gives its graph
+    best[c("dag", "cpdag", "score", "order")] <- search(b)[c("dag", "cpdag", "score", "order")]
   }
-  best$starts <- do.call(rbind, lapply(runs, `[[`, "starts"))
-  rownames(best$starts) <- NULL
+  best$best_start <- b
+  best$starts <- starts
+  best$orders <- do.call(cbind, lapply(runs, `[[`, "orders"))
+  best$start_cpdags <- do.call(c, lapply(runs, `[[`, "start_cpdags"))
+  best$cache_clears <- sum(vapply(runs, `[[`, integer(1), "cache_clears"))
+  best
+}
+
+# The groups of start indices (consecutive, in order) that boss_run() sends
+# to the workers of the current future plan: one group per worker, or all
+# starts in one group with one worker, where one C++ call shares its caches
+# between all the starts. A plan with no fixed number of workers (Inf, as
+# on a scheduler) gets one start per group.
+start_groups <- function(k) {
+  workers <- future::nbrOfWorkers()
+  if (workers <= 1 || k <= 1L) return(list(seq_len(k)))
+  unname(split(seq_len(k), cut(seq_len(k), min(k, workers), labels = FALSE)))
+}
+
+# The start a single boss_search() call over the starts with final scores
+# `scores` chooses (src/boss.cpp): a later start replaces the best so far
+# only when it scores better by more than score_tol.
+best_start_of <- function(scores) {
+  best <- 1L
+  for (k in seq_along(scores)[-1L]) if (scores[k] < scores[best] - score_tol) best <- k
   best
 }
 

@@ -107,6 +107,23 @@
 #' they are emptied and rebuilt, which costs time on dense graphs and never
 #' changes the result.
 #'
+#' Parallel runs. The independent searches of one fit run through
+#' [future.apply::future_lapply()], so `future::plan()` decides where they
+#' run (other R sessions, other machines of a cluster): the restarts, the
+#' components of the moral graph, the folds of the penalty selection (each
+#' fold of each split, with its path of discounts, is one task; see
+#' [select_penalty()]), and the random starts of BOSS in the refinement and
+#' in its last step (split into one group per worker). GES moves, the exact
+#' search and the kicks of BOSS run in the calling R process: each kick
+#' starts from the best order found by the kicks before it. Every random
+#' draw (seeds, folds, start orders, kicks) is made in the calling process
+#' before any work is sent out, and the best of several starts is chosen as
+#' one run over all of them chooses it, so `set.seed()` gives the same fit,
+#' bit for bit, under any plan (with workers on other machines: when they
+#' run the same builds of R and calm). With one worker (the default
+#' sequential plan) the starts of each BOSS run share one C++ call and its
+#' caches, and the folds run one after the other in the calling process.
+#'
 #' Weights. `fit$B` is the least-squares refit of every node on its parents
 #' in the learned graph (the maximum-likelihood estimate for that graph;
 #' `fit$omega` holds the residual variances); `fit$B_raw` holds the

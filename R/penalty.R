@@ -57,21 +57,41 @@ heldout_loglik <- function(dag, s, mu, test) {
 }
 
 # One fold of the selection: BOSS on the training rows at each
-# discount of `grid` (decreasing), the first from two random orders, each
-# later one from the order found at the previous discount, scored on the
-# held-out rows.
-fold_path <- function(train, test, grid, mask, exact_limit) {
+# discount of `grid` (decreasing), the first from the two orders of
+# `starts` (drawn by fold_tasks()), each later one from the order found at
+# the previous discount, scored on the held-out rows.
+fold_path <- function(train, test, grid, mask, exact_limit, starts) {
   n <- nrow(train)
   s <- stats::cov(train) * (n - 1) / n
   mu <- colMeans(train)
-  d <- ncol(train)
-  starts <- cbind(sample.int(d), sample.int(d))
   vapply(grid, function(k) {
     r <- boss_search(s, mask, bic_lambda(n, k), starts, order_search_max_sweeps, exact_limit,
                      TRUE, 1, max_parents = max_parents_for(n))
     starts <<- matrix(r$order, ncol = 1L)
     heldout_loglik(r$dag, s, mu, test)
   }, numeric(1))
+}
+
+# The tasks of the selection, all drawn here from R's RNG before any runs,
+# so that set.seed() gives the same tasks whatever the future plan: for each
+# of `splits` random splits of the n rows into `folds` folds, one task per
+# fold with its held-out rows `test` and the two random start orders of its
+# first search (d variables).
+fold_tasks <- function(n, d, folds, splits, call, fold_arg) {
+  unlist(lapply(seq_len(splits), function(s) {
+    fold <- draw_folds(n, folds, call, fold_arg)
+    lapply(seq_len(folds), function(f) {
+      list(test = which(fold == f), starts = cbind(sample.int(d), sample.int(d)))
+    })
+  }), recursive = FALSE)
+}
+
+# One task of fold_tasks() on the data `x`: the fold's path of held-out
+# log-likelihoods per held-out row.
+fold_task_loglik <- function(task, x, grid, mask, exact_limit) {
+  test <- task$test
+  fold_path(x[-test, , drop = FALSE], x[test, , drop = FALSE], grid, mask, exact_limit,
+            task$starts) / length(test)
 }
 
 # How the selection reads its criterion: the folds of `SELECTION_SPLITS`
@@ -98,14 +118,17 @@ select_discount <- function(x, grid, folds, mask, exact_limit = 14L, call = pare
   # covariances of data on extreme scales neither over- nor underflow
   x <- sweep(x, 2L, apply(abs(x), 2L, max), `/`)
   storage.mode(mask) <- "double"
-  ll <- do.call(cbind, lapply(seq_len(splits), function(s) {
-    fold <- draw_folds(n, folds, call, fold_arg)
-    vapply(seq_len(folds), function(f) {
-      fold_path(x[fold != f, , drop = FALSE], x[fold == f, , drop = FALSE], grid, mask,
-                exact_limit) / sum(fold == f)
-    }, numeric(length(grid)))
-  }))
-  ll <- matrix(ll, nrow = length(grid))
+  tasks <- fold_tasks(n, ncol(x), folds, splits, call, fold_arg)
+  # the folds are independent: through the future plan (one task per fold),
+  # or in this process with one worker
+  ll <- if (future::nbrOfWorkers() > 1) {
+    future.apply::future_lapply(tasks, fold_task_loglik, x = x, grid = grid, mask = mask,
+                                exact_limit = exact_limit, future.seed = FALSE,
+                                future.packages = "calm")
+  } else {
+    lapply(tasks, fold_task_loglik, x = x, grid = grid, mask = mask, exact_limit = exact_limit)
+  }
+  ll <- matrix(unlist(ll), nrow = length(grid))
   mean_ll <- rowMeans(ll)
   best <- which.max(mean_ll)
   se <- apply(ll, 1L, function(v) stats::sd(v - ll[best, ])) / sqrt(ncol(ll))
@@ -158,6 +181,12 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL,
 #' order found at the previous (larger) one. The folds and the random start
 #' orders come from R's random number generator, so `set.seed()` reproduces
 #' the choice.
+#'
+#' **Parallel runs.** Each fold of each split, with its path of discounts,
+#' is one task of [future.apply::future_lapply()] when `future::plan()` has
+#' more than one worker, and runs in the calling R process otherwise. The
+#' folds and start orders are all drawn before the tasks are sent out, so
+#' the choice does not depend on the plan.
 #'
 #' **The learners' defaults.** One rule sets the penalty of every discrete
 #' search; only the default discount differs, each for a reason:

@@ -40,7 +40,9 @@
 #'   better.
 #' @param order_starts Number of start orders of BOSS (default
 #'   10): CALM's topological order, the refined graph's, and random orders
-#'   drawn with R's random number generator.
+#'   drawn with R's random number generator. With a parallel
+#'   `future::plan()` the starts are split between its workers (the result
+#'   does not change); the kicks then run in the calling R process.
 #' @param order_all_pairs Up to this many variables (default 250), and up to
 #'   twice as many when there are no more observations than variables, the
 #'   BOSS considers every pair, not only the moral graph, when the
@@ -75,7 +77,8 @@
 #'   refined graph, are the candidates of the last step: the candidate with
 #'   the smallest expected structural Hamming distance to the others is
 #'   returned (see Details). It runs for data with more observations than
-#'   variables and at most `risk_max_d` variables.
+#'   variables and at most `risk_max_d` variables. As `order_starts`, the
+#'   starts are split between the workers of a parallel `future::plan()`.
 #' @param risk_temperature Temperature of the weights of that step (default
 #'   4): a candidate whose score is worse than the best by `D` log-likelihood
 #'   units (nats) has weight `exp(-D / risk_temperature)`.

@@ -192,11 +192,14 @@ refine_by_order <- function(ctx, state, dag) {
   state
 }
 
-# One BOSS call of the refinement: the start orders (one per column) inside
-# `mask`, with or without backward equivalence search, at one grow ratio.
-refine_boss <- function(ctx, mask, starts, bes, ratio) {
-  boss_search(ctx$sigma, mask, ctx$lambda, starts, order_search_max_sweeps,
-              ctx$ctrl$refine$exact_limit, bes, ratio, kn = ctx$kn, max_parents = ctx$mp)
+# One BOSS run of the refinement: the start orders (one per column) inside
+# `mask`, with or without backward equivalence search, at one grow ratio;
+# the starts are split between the workers of the future plan (boss_run()),
+# with the same result as one call. `keep_graphs`: each start's CPDAG too.
+refine_boss <- function(ctx, mask, starts, bes, ratio, keep_graphs = FALSE) {
+  boss_run(ctx$sigma, mask, ctx$lambda, starts, order_search_max_sweeps,
+           ctx$ctrl$refine$exact_limit, bes, ratio, kn = ctx$kn, max_parents = ctx$mp,
+           keep_graphs = keep_graphs, progress = FALSE)
 }
 
 # The start orders of BOSS: CALM's, the current graph's and
@@ -226,7 +229,9 @@ refine_order_starts <- function(ctx, state, dag) {
 # better result is kept (ties: the plain one; neither ratio's landscape is
 # better on every graph). Then kicks: a few nodes of the best order so far
 # moved to random places and the search run again from there, alternating
-# the grow ratios; kept when the score improves.
+# the grow ratios; kept when the score improves. The starts spread over the
+# future plan's workers; the kicks run in this process, in one C++ call:
+# each starts from the best order the kicks before it found.
 refine_best_order <- function(ctx, order_mask, starts) {
   ctrl <- ctx$ctrl
   start_mat <- matrix(unlist(starts), nrow = ctx$d)

@@ -35,16 +35,16 @@ min_risk_applies <- function(ctx) {
 }
 
 # The step itself on the refinement's state (see refine_dag()): the random
-# start orders come from R's RNG, so set.seed() reproduces the choice.
+# start orders come from R's RNG in this process, so set.seed() reproduces
+# the choice; the starts are independent and spread over the workers of the
+# future plan (refine_boss()).
 refine_min_risk <- function(ctx, state) {
   if (!min_risk_applies(ctx)) return(state)
   ctrl <- ctx$ctrl
   mask <- if (order_over_all_pairs(ctx)) ctx$complete else state$allowed
   starts <- vapply(seq_len(ctrl$refine$risk_starts), function(i) sample.int(ctx$d),
                    integer(ctx$d))
-  r <- boss_search(ctx$sigma, mask, ctx$lambda, starts,
-                   order_search_max_sweeps, ctrl$refine$exact_limit, TRUE, 1, kn = ctx$kn,
-                   max_parents = ctx$mp, keep_graphs = TRUE)
+  r <- refine_boss(ctx, mask, matrix(starts, nrow = ctx$d), TRUE, 1, keep_graphs = TRUE)
   graphs <- c(list(state$cpdag), r$start_cpdags)
   scores <- c(state$score, r$starts$score)
   states <- matrix(vapply(graphs, pair_states, integer(ctx$d * (ctx$d - 1L) / 2L)),

@@ -39,11 +39,9 @@ for (i in rows) {
   t0 <- proc.time()[["elapsed"]]
   for (s in 1:4) {
     set.seed(10 * seed + s)
-    fold <- calm:::draw_folds(n, folds, NULL)
-    ll <- vapply(seq_len(folds), function(f) {
-      calm:::fold_path(x[fold != f, , drop = FALSE], x[fold == f, , drop = FALSE], grid, mask,
-                       14L) / sum(fold == f)
-    }, numeric(length(grid)))
+    tasks <- calm:::fold_tasks(n, ncol(x), folds, 1L, NULL, "penalty_folds")
+    ll <- vapply(tasks, calm:::fold_task_loglik, numeric(length(grid)), x = x, grid = grid,
+                 mask = mask, exact_limit = 14L)
     res[[length(res) + 1L]] <- data.frame(row = i, seed = seed, kind = kind, n = n, split = s,
                                           fold = rep(seq_len(folds), each = length(grid)),
                                           discount = grid, heldout_loglik = c(ll))

@@ -35,12 +35,11 @@ test_that("min_risk_index() returns the weighted medoid, or the best graph when 
 })
 
 test_that("boss_search(keep_graphs = TRUE) returns each start's graph with its score", {
-  set.seed(3)
-  sem <- simulate_sem(12, k = 1, n = 400)
-  s <- stats::cov(sem$x)
-  mask <- matrix(1, 12, 12) - diag(12)
-  lam <- bic_lambda(400, 2)
-  starts <- replicate(5, sample.int(12))
+  b <- boss_case(3, d = 12, k = 1, n = 400, starts = 5)
+  s <- b$sigma
+  mask <- b$mask
+  lam <- b$lambda
+  starts <- b$starts
   r <- calm:::boss_search(s, mask, lam, starts, 100L, 14L, TRUE, 1, keep_graphs = TRUE)
   expect_length(r$start_cpdags, 5L)
   for (k in 1:5) {
