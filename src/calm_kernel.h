@@ -48,6 +48,7 @@ struct KernelSetup {
   Acyclicity acyclicity;
   double lambda1;
   int threads = 1;  // threads for the products of large blocks (ThreadTeam)
+  bool poly_series = true;  // poly: the power series on sparse blocks (series_block)
 };
 
 // The parts of the objective at one point.

@@ -55,7 +55,7 @@ class Kernel final : public KernelBase {
  public:
   explicit Kernel(const KernelSetup& s)
       : d_(s.d), m_(s.m), gate_(s.gate), score_(s.score), acyc_(s.acyclicity),
-        lambda1_(s.lambda1), team_(team_size(s)) {
+        lambda1_(s.lambda1), poly_series_(s.poly_series), team_(team_size(s)) {
     inv_d_ = 1.0 / static_cast<double>(d_);
     a_.resize(m_);
     oma_.resize(m_);
@@ -141,7 +141,7 @@ class Kernel final : public KernelBase {
       bk.Ht.resize(bk.n, bk.n);
       bk.sel.resize(bk.ne);
     }
-    bk.series = acyc_ == Acyclicity::poly && bk.sparse;
+    bk.series = acyc_ == Acyclicity::poly && bk.sparse && poly_series_;
     if (bk.series) {
       bk.rs.resize(bk.n);
       bk.cs.resize(bk.n);
@@ -830,6 +830,7 @@ class Kernel final : public KernelBase {
   Score score_;
   Acyclicity acyc_;
   double lambda1_;
+  bool poly_series_;
   ThreadTeam team_;
   IVec cut_ = IVec::Zero(team_.size() + 1);  // column cuts of inverse_factors()
   double inv_d_ = 0.0;

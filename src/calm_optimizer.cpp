@@ -110,6 +110,7 @@ KernelSetup kernel_setup(const Problem& pb, const Eigen::MatrixXd& sigma,
   ks.acyclicity = opt.acyclicity;
   ks.lambda1 = opt.lambda1;
   ks.threads = opt.threads;
+  ks.poly_series = opt.poly_series;
   return ks;
 }
 

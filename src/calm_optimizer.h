@@ -46,6 +46,7 @@ struct CalmOptions {
   double init_scale;
   double threshold;         // gate threshold for edges
   double weight_threshold;  // |B| threshold for the tanh gate
+  bool poly_series;         // poly: the power series on sparse blocks (KernelSetup)
   bool simd;
   int threads;              // threads of the kernel's large products (KernelSetup)
   std::uint64_t seed;

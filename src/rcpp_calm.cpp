@@ -82,6 +82,7 @@ const ControlField kControlFields[] = {
                    return Rcpp::wrap(std::string(o.acyclicity == calm::Acyclicity::poly ? "poly"
                                                                                        : "exp"));
                  }},
+    CALM_BOOL_FIELD("poly_series", poly_series),
     CALM_BOOL_FIELD("simd", simd),
     CALM_NUM_FIELD("threads", threads, int),
     CALM_BOOL_FIELD("early_stop", early_stop),

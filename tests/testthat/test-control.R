@@ -27,7 +27,8 @@ test_that("every control field reaches C++ when it differs from its default", {
                   iter_per_round = 123, max_rounds = 7, h_tol = 1e-7, lr = 2e-3,
                   threshold = 0.4, lambda2 = 0.2, soft_iter = 321, init_scale = 2e-3,
                   stg_sigma = 0.4, stg_init = 0.6, tanh_c = 12, weight_threshold = 0.2,
-                  acyclicity = "exp", simd = FALSE, threads = 3, early_stop = FALSE, check_every = 50,
+                  acyclicity = "exp", poly_series = FALSE, simd = FALSE, threads = 3,
+                  early_stop = FALSE, check_every = 50,
                   patience = 4, stop_tol = 1e-3, settle_rounds = 4, h_settle = 1e-5)
   expect_setequal(names(changed), setdiff(names(calm_control()), r_only))
   defaults <- calm_control()

@@ -179,6 +179,11 @@ test_that("h on a large sparse block: the power series and the powering it falls
     scale <- max(1, abs(fd$weight), abs(fd$theta))
     expect_lt(max(abs(res$grad_weight - fd$weight)) / scale, 1e-6, label = nm)
     expect_lt(max(abs(res$grad_theta - fd$theta)) / scale, 1e-6, label = nm)
+    # poly_series = FALSE: the powering everywhere, the same function
+    off <- kernel_obj(pt$S, M, pt$theta, pt$P, pt$noise, "gumbel", "likelihood", 3, TRUE,
+                      unclass(calm_control(lambda1 = 0.05, poly_series = FALSE)))
+    expect_equal(off$h, res$h, tolerance = 1e-12, label = nm)
+    expect_equal(off$grad_theta, res$grad_theta, tolerance = 1e-10, label = nm)
   }
 })
 
