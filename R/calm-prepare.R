@@ -42,12 +42,15 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
   mo <- resolve_moral(moral, sigma, cv[["n"]], call = call, alpha = alpha, knowledge = kn,
                       correlation = standardize)
   mask <- knowledge_mask(mo[["mask"]], kn)
+  cut <- continuous_cut(ctrl, refine, cv[["n"]], ncol(sigma))
+  if (cut) ctrl <- cut_control(ctrl)
   # again, now that the free entries and components are known
   check_fit_memory(ncol(sigma), mask = mask, refine = refine, ctrl = ctrl, call = call)
   seeds <- if (is.null(seed)) sample.int(.Machine$integer.max, restarts) else seed
   list(x = x, cov = cov, x_used = cv[["x"]], n = cv[["n"]], sigma = sigma, standardize = standardize,
        gate = gate, constraint = constraint, score = score, refine = refine, ctrl = ctrl,
-       restarts = restarts, seeds = seeds, alpha = alpha, na = na, kn = kn, mo = mo, mask = mask)
+       restarts = restarts, seeds = seeds, alpha = alpha, na = na, kn = kn, mo = mo, mask = mask,
+       cut = cut)
 }
 
 # bnlearn's `whitelist` and `blacklist`, given to calm() through `...`, as

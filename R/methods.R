@@ -265,6 +265,9 @@ fit_lines <- function(x) {
                               if (nzchar(in_comps)) paste0(" per component,", in_comps) else "",
                               format(signif(tt$h, 3)),
                               format(x[["settings"]][["control"]][["lambda2"]])))
+  } else if (identical(x[["continuous"]], "start")) {
+    lines <- c(lines, paste("continuous phase cut to one step (more rows than variables:",
+                            "see calm_control(continuous))"))
   } else if (!is.null(tt)) {
     status <- if (!isTRUE(x[["converged"]])) {
       "NOT converged"
@@ -287,7 +290,8 @@ fit_lines <- function(x) {
   } else if (!isTRUE(x[["converged"]])) {
     lines <- c(lines, "NOT converged")
   }
-  if (!is.null(x[["objective"]]) && is.numeric(x[["objective"]])) {
+  if (!is.null(x[["objective"]]) && is.numeric(x[["objective"]]) &&
+      !identical(x[["continuous"]], "start")) {
     rs <- x[["restarts"]]
     extra <- if (is.data.frame(rs) && nrow(rs) > 1L) sprintf(" (best of %d restarts)", nrow(rs)) else ""
     lines <- c(lines, sprintf("final objective %s%s", format(signif(x[["objective"]], 6)), extra))
@@ -470,6 +474,7 @@ learned_line <- function(x) {
     exact = "exact search", golem_nv = "continuous optimization (GOLEM-NV)",
     notears = "continuous optimization (NOTEARS)", pc = "PC (pcalg)", ges = "GES (pcalg)",
     sem = "least squares on a given graph", x[["method"]])
+  if (identical(x[["continuous"]], "start")) stages <- "a one-step start"
   if (is.list(x[["refine"]])) {
     exact <- isTRUE(x[["refine"]][["exact_run"]])
     mv <- x[["refine"]][["moves"]]

@@ -33,13 +33,23 @@ test_that("print() leads with variables, edges, score, penalty and how", {
   ll <- logLik(fit)
   expect_true(any(grepl(format(round(as.numeric(ll), 2), nsmall = 2), out, fixed = TRUE)))
   expect_true(any(grepl("^  penalty: BIC, discount [0-9.]+ \\(chosen from [0-9., ]+ by 2 x 5-fold held-out log-likelihood", out)))
-  expect_true(any(grepl("^  learned by CALM's continuous optimization \\+ refinement", out)))
+  # more rows than variables: the continuous phase is cut to one step
+  expect_true(any(grepl("^  learned by a one-step start \\+ refinement", out)))
   # the optimizer's trace is not in print(), but in details and summary()
   expect_false(any(grepl("rho|final objective|steps", out)))
   det <- capture.output(print(fit, details = TRUE))
-  expect_true(any(grepl("rho = ", det, fixed = TRUE)))
-  expect_true(any(grepl("final objective", det, fixed = TRUE)))
+  expect_true(any(grepl("continuous phase cut to one step", det, fixed = TRUE)))
+  expect_false(any(grepl("rho = |final objective", det)))
   expect_identical(det[seq_along(out)], out)
+  # the continuous phase in full: its account in the details
+  set.seed(41)
+  full <- calm(scaled_data(), control = calm_control(continuous = "always"), verbose = FALSE)
+  expect_identical(full$continuous, "full")
+  expect_true(any(grepl("^  learned by CALM's continuous optimization \\+ refinement",
+                        capture.output(print(full)))))
+  det_full <- capture.output(print(full, details = TRUE))
+  expect_true(any(grepl("rho = ", det_full, fixed = TRUE)))
+  expect_true(any(grepl("final objective", det_full, fixed = TRUE)))
   # with many edges only the counts are shown
   few <- capture.output(print(fit, max_edges = 0))
   expect_false(any(grepl("->|--", few)))

@@ -115,7 +115,8 @@ test_that("calm() refines by default, records what it did, and refine = 'none' i
   expect_null(f0$refine)
   set.seed(5)
   sem <- simulate_sem(10, k = 1, n = 500)
-  f1 <- calm(sem$x, iter_per_round = 5000, refine = refine_control(penalty = "ebic"), verbose = FALSE)
+  f1 <- calm(sem$x, iter_per_round = 5000, refine = refine_control(penalty = "ebic"),
+             continuous = "always", verbose = FALSE)
   r <- f1$refine
   expect_type(r, "list")
   # the extended BIC: gamma 0.75 over the 10 * 9 candidate edges
@@ -131,6 +132,34 @@ test_that("calm() refines by default, records what it did, and refine = 'none' i
                         fixed = TRUE)))
   # same seed, same continuous phase: the unrefined graph is CALM's
   expect_identical(unname(r$dag_before), unname(f0$amat))
+  expect_identical(f1$continuous, "full")
+})
+
+test_that("with more rows than variables the default cuts the continuous phase to one step", {
+  set.seed(6)
+  sem <- simulate_sem(10, k = 1, n = 500)
+  set.seed(7)
+  cut <- expect_silent(calm(sem$x, verbose = FALSE))
+  expect_identical(cut$continuous, "start")
+  expect_true(cut$converged)
+  expect_equal(sum(cut$trace$steps), 1)
+  expect_equal(nrow(cut$removed), 0L)
+  expect_true(is_dag(cut))
+  expect_true(any(grepl("continuous phase cut to one step", capture.output(print(cut, details = TRUE)),
+                        fixed = TRUE)))
+  set.seed(7)
+  full <- calm(sem$x, control = calm_control(continuous = "always"), verbose = FALSE)
+  expect_identical(full$continuous, "full")
+  expect_gt(sum(full$trace$steps), 1)
+  # the refinement reaches the same graph from either start here
+  expect_identical(unname(cut$cpdag_amat), unname(full$cpdag_amat))
+  # not cut: refine = "none" (the paper's CALM), and n <= d
+  none <- calm(sem$x, refine = "none", iter_per_round = 300, schedule = "short", verbose = FALSE)
+  expect_identical(none$continuous, "full")
+  small <- suppressWarnings(calm(sem$x[1:10, ], verbose = FALSE))
+  expect_identical(small$continuous, "full")
+  expect_gt(sum(small$trace$steps), 1)
+  expect_error(calm_control(continuous = "never"), class = "calm_error_argument")
 })
 
 test_that("ebic_lambda() is the BIC plus gamma log(d (d - 1)) / n, and calm() can score with either", {
