@@ -14,13 +14,15 @@
 # Run it with OPENBLAS_NUM_THREADS=1 so that the CPU time is one core's.
 suppressPackageStartupMessages(library(calm))
 source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
-bench_args(list(cells = NULL, reps = NULL, out = NULL, variants = "series,powering",
-                first_seed = 9001L),
-           usage = "bench_poly_series.R cells reps out.rds [variants] [first_seed]")
-variants <- bench_list(variants)
+a <- bench_args(list(cells = NA_character_, reps = NA_integer_, out = NA_character_,
+                     variants = "series,powering", first_seed = 9001L),
+                usage = "bench_poly_series.R cells reps out.rds [variants] [first_seed]")
+variants <- bench_list(a$variants)
+reps <- a$reps
+first_seed <- a$first_seed
 cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
 rows <- list()
-for (cell in bench_list(cells)) {
+for (cell in bench_list(a$cells)) {
   dn <- as.integer(strsplit(cell, ":")[[1]])
   for (r in seq_len(reps)) {
     seed <- first_seed + r - 1L
@@ -46,4 +48,4 @@ for (cell in bench_list(cells)) {
   }
 }
 res <- do.call(rbind, rows)
-bench_save(res, out)
+bench_save(res, a$out)
