@@ -66,9 +66,9 @@
 #'   same function as the binary powering of `I + A / d` used otherwise, to
 #'   rounding error; where the series would need more work than the
 #'   powering (gates near 1 on a dense component) the powering runs. `FALSE`
-#'   always powers. The continuous phase took 3 times less CPU time at 500
-#'   variables and about 2 times less at 1000 (vignette *What each stage of
-#'   calm() buys, and what it costs*).
+#'   always powers. A step took a third of the CPU time at 500 variables
+#'   and 60-95% of it at 200 (ER1, paired on the same data; vignette *What
+#'   each stage of calm() buys, and what it costs*).
 #' @param simd Use the AVX2 build of the kernel when the CPU supports it
 #'   (default `TRUE`). It agrees with the generic build to rounding error,
 #'   which a long stochastic optimization can amplify: set `FALSE` to

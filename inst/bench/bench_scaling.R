@@ -11,8 +11,9 @@
 # graphs: graphs per (d, k) (default 3); d: default 50,100,200,500; k:
 # default 1,4; methods: comma-separated subset of default, paper
 # (refine = "none"), long (the refinement after the long schedule, calm's
-# default before the short one), boss and boss3 (BOSS at penalty discount 2
-# and 3), ges2 and ges4 (pcalg's GES at penalty discount 2 and 4) (default
+# default before the short one), full (the default with its continuous phase
+# in full, calm_control(continuous = "always")), boss, boss3 and boss4 (BOSS at
+# penalty discount 2, 3 and 4), ges2 and ges4 (pcalg's GES at penalty discount 2 and 4) (default
 # "default"); first_seed: default 9001 (graph r of a setting uses
 # first_seed + r - 1); n: the sample size (default 1000). Times are wall clock on the machine as it is; run it
 # on an otherwise idle machine.
@@ -45,6 +46,8 @@ fit <- switch(m,
   long = calm(sem$x, schedule = "long", verbose = FALSE),
   boss = boss(sem$x),
   boss3 = boss(sem$x, penalty_discount = 3),
+  boss4 = boss(sem$x, penalty_discount = 4),
+  full = calm(sem$x, control = calm_control(continuous = "always"), verbose = FALSE),
   ges2 = ges_pcalg(sem$x, penalty_discount = 2),
   ges4 = ges_pcalg(sem$x, penalty_discount = 4))
 secs <- proc.time()[["elapsed"]] - t0
