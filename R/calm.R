@@ -76,7 +76,7 @@
 #' are in [refine_control()]. Background knowledge constrains every stage.
 #'
 #' With more rows than variables the refinement reaches the same graph from
-#' any start (100 of 100 data sets in the stage ablation), so by default
+#' any start (90 of 90 data sets in the stage ablation), so by default
 #' (`calm_control(continuous = "auto")`) the continuous phase is then cut to
 #' one Adam step, whose graph is only the refinement's start: no warning is
 #' given about it, `fit$continuous` is `"start"` (otherwise `"full"`),

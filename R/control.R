@@ -136,11 +136,11 @@
 #' @param continuous When the continuous optimization runs before the
 #'   refinement (`refine = "ges"`). `"auto"` (default): only with no more
 #'   observations than variables (`n <= d`); with more, it is cut to one
-#'   Adam step, whose graph is only the refinement's start. On 100 data sets
+#'   Adam step, whose graph is only the refinement's start. On 90 data sets
 #'   with `n > d` (ER1 to ER4 graphs at 20 to 100 variables, scale-free,
 #'   hub and fitted networks) the refined graph was the same either way,
 #'   while the continuous phase took a median quarter of the fit's time,
-#'   and at 500 and 1000 variables it took 95% of it (vignette *What each
+#'   and at 500 and 1000 variables 97% of it (vignette *What each
 #'   stage of calm() buys, and what it costs*). `"always"`: run it in full
 #'   (the paper's pipeline followed by the refinement). With
 #'   `refine = "none"` it always runs in full.
