@@ -44,6 +44,9 @@ stage_variants <- function() {
     # what the default became: one grow ratio, the exact search up to 14
     # variables (the other stages of "lean" kept, see the vignette)
     new = list(refine = rc(grow_ratio = 1, exact_max_d = 14)),
+    # the continuous phase in full before the refinement, which the default
+    # cuts to one step with n > d since the ablation (fresh seeds: base 1400000)
+    full = list(control = calm_control(continuous = "always")),
     # the peer: boss() at the selected discount and at fixed ones
     boss_cv = NULL,
     boss1.5 = 1.5, boss2 = 2, boss2.5 = 2.5, boss3 = 3, boss4 = 4
