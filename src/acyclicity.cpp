@@ -1,13 +1,8 @@
 #include "acyclicity.h"
 
-#if defined(__GNUC__)  // Eigen's warnings only: see calm_eigen.h
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wignored-attributes"
-#endif
+#include "eigen_warnings_off.h"
 #include <unsupported/Eigen/MatrixFunctions>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "eigen_warnings_on.h"
 
 namespace calm {
 

@@ -4,14 +4,9 @@
 #include <exception>
 #include <limits>
 
-#if defined(__GNUC__)  // LBFGSpp's Eigen: see calm_eigen.h
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wignored-attributes"
-#endif
+#include "eigen_warnings_off.h"
 #include <optimization/LBFGSB.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "eigen_warnings_on.h"
 
 namespace calm {
 

@@ -9,13 +9,8 @@
 #ifndef CALM_EIGEN_H
 #define CALM_EIGEN_H
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wignored-attributes"
-#endif
+#include "eigen_warnings_off.h"
 #include <Eigen/Dense>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "eigen_warnings_on.h"
 
 #endif  // CALM_EIGEN_H

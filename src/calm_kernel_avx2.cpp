@@ -47,14 +47,9 @@
 #endif
 
 #define Eigen calm_eigen_avx2
-#if defined(__GNUC__)  // Eigen's warnings only: see calm_eigen.h
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wignored-attributes"
-#endif
+#include "eigen_warnings_off.h"
 #include <Eigen/Dense>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "eigen_warnings_on.h"
 
 #define CALM_KERNEL_NS avx2
 #define CALM_KERNEL_ISA "avx2"

@@ -10,17 +10,12 @@
 #ifndef CALM_TYPES_H
 #define CALM_TYPES_H
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wignored-attributes"
-#endif
+#include "eigen_warnings_off.h"
 #ifndef EIGEN_ITERATIVE_SOLVERS_MODULE_H
 #define EIGEN_ITERATIVE_SOLVERS_MODULE_H
 #endif
 #include <RcppEigen.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "eigen_warnings_on.h"
 #include <Rcpp.h>
 
 #endif  // CALM_TYPES_H
