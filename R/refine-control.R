@@ -72,13 +72,15 @@
 #'   score (a kick that improved on every start counts as disagreement).
 #'   Time and memory double with each variable (about 2 seconds and 100 MB
 #'   at 20). `0` turns it off.
-#' @param risk_starts Number of further BOSS starts from random orders
-#'   (default 40; `0` turns the step off) whose local optima, with the
-#'   refined graph, are the candidates of the last step: the candidate with
-#'   the smallest expected structural Hamming distance to the others is
-#'   returned (see Details). It runs for data with more observations than
+#' @param risk_starts Number of BOSS local optima the last step weighs
+#'   (default 20; `0` turns the step off): those of BOSS's `order_starts`
+#'   starts and of BOSS from further random orders up to `risk_starts` in
+#'   all. With the refined graph they are the candidates: the one with the
+#'   smallest expected structural Hamming distance to the others is returned
+#'   (see Details). The step runs for data with more observations than
 #'   variables and at most `risk_max_d` variables. As `order_starts`, the
-#'   starts are split between the workers of a parallel `future::plan()`.
+#'   further starts are split between the workers of a parallel
+#'   `future::plan()`.
 #' @param risk_temperature Temperature of the weights of that step (default
 #'   4): a candidate whose score is worse than the best by `D` log-likelihood
 #'   units (nats) has weight `exp(-D / risk_temperature)`.
@@ -92,9 +94,10 @@
 #' graphs score within a few log-likelihood units of the best, and the best
 #' of them is not the closest to the truth: the more thorough the search, the
 #' more it fits the noise of the sample in the orientation of weak edges. So
-#' the refinement does not simply return the best-scoring graph. It also
-#' runs BOSS from `risk_starts` random orders, weighs each local
-#' optimum (counted once per start that ends there) and the refined graph by
+#' the refinement does not simply return the best-scoring graph. It
+#' weighs the local optima of BOSS from `risk_starts` orders (those of its
+#' `order_starts` starts and further random ones; each counted once per start
+#' that ends there, kicks excluded) and the refined graph by
 #' `exp(-D / risk_temperature)`, and returns the candidate whose weighted
 #' sum of structural Hamming distances (between CPDAGs) to all candidates is
 #' smallest: a minimum-risk estimate under these weights. Where one graph
@@ -113,7 +116,7 @@ refine_control <- function(penalty = "bic", gamma = 0.75, forward = "auto", max_
                            empty_start = TRUE, order = TRUE, order_starts = 10,
                            order_all_pairs = 250, order_free_starts = TRUE, exact_limit = 14,
                            grow_ratio = "auto", kicks = 20, kick_size = 5, exact_max_d = 20,
-                           risk_starts = 40, risk_temperature = 4, risk_max_d = 150, ...) {
+                           risk_starts = 20, risk_temperature = 4, risk_max_d = 150, ...) {
   call <- environment()
   check_dots_empty(..., fn = "refine_control", call = call)
   values <- mget(refine_fields(), envir = call)

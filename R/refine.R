@@ -170,6 +170,7 @@ refine_by_order <- function(ctx, state, dag) {
   order_mask <- if (all_pairs) ctx$complete else state$allowed
   os <- refine_best_order(ctx, order_mask, starts)
   state$order_agreement <- start_agreement(os)
+  state$risk_pool <- os$risk_pool
   if (all_pairs) state$allowed <- pmax(state$allowed, os$dag, t(os$dag))
   if (os$score < state$score - score_tol) {
     r2 <- refine_ges(ctx, os$cpdag, state$allowed)
@@ -235,7 +236,10 @@ refine_order_starts <- function(ctx, state, dag) {
 refine_best_order <- function(ctx, order_mask, starts) {
   ctrl <- ctx$ctrl
   start_mat <- matrix(unlist(starts), nrow = ctx$d)
-  os <- refine_boss(ctx, order_mask, start_mat, TRUE, 1)
+  keep <- min_risk_applies(ctx)
+  os <- refine_boss(ctx, order_mask, start_mat, TRUE, 1, keep_graphs = keep)
+  # each start's local optimum, before the kicks: the minimum-risk step's candidates
+  pool <- if (keep) list(cpdags = os$start_cpdags, scores = os$starts$score)
   os_ratio <- 1
   if (ctx$grow_ratio < 1) {
     os_grow <- refine_boss(ctx, order_mask, start_mat, TRUE, ctx$grow_ratio)
@@ -244,10 +248,12 @@ refine_best_order <- function(ctx, order_mask, starts) {
       os_ratio <- ctx$grow_ratio
     }
   }
-  kick_search(os, ctx$sigma, order_mask, ctx$lambda, order_search_max_sweeps,
-              ctrl$refine$exact_limit, TRUE, os_ratio, ctrl$refine$kicks,
-              ctrl$refine$kick_size, unique(c(1, ctx$grow_ratio)), kn = ctx$kn,
-              max_parents = ctx$mp)
+  os <- kick_search(os, ctx$sigma, order_mask, ctx$lambda, order_search_max_sweeps,
+                    ctrl$refine$exact_limit, TRUE, os_ratio, ctrl$refine$kicks,
+                    ctrl$refine$kick_size, unique(c(1, ctx$grow_ratio)), kn = ctx$kn,
+                    max_parents = ctx$mp)
+  os$risk_pool <- pool
+  os
 }
 
 # The share of BOSS's starts (`os`, a boss_search() result after its kicks)

@@ -2,8 +2,9 @@
 # local optima of the score. On data with weak effects many graphs score
 # within a few log-likelihood units of the best, and the best-scoring one
 # fits the noise of the sample in the orientation of weak edges. The step
-# runs BOSS from random orders, weighs each start's local
-# optimum and the refined graph by exp(-D / temperature), D its score above
+# weighs the local optimum of each of BOSS's starts (R/refine.R), of BOSS
+# from further random orders up to refine_control(risk_starts) in all, and
+# the refined graph by exp(-D / temperature), D its score above
 # the best in log-likelihood units, and keeps the candidate with the
 # smallest weighted sum of structural Hamming distances (CPDAGs) to all
 # candidates. Measured in inst/bench/bench_min_risk.R.
@@ -34,22 +35,20 @@ min_risk_applies <- function(ctx) {
     ctx$d <= ctx$ctrl$refine$risk_max_d
 }
 
-# The step itself on the refinement's state (see refine_dag()): the random
-# start orders come from R's RNG in this process, so set.seed() reproduces
-# the choice; the starts are independent and spread over the workers of the
-# future plan (refine_boss()).
+# The step itself on the refinement's state (see refine_dag()): its
+# candidates are the local optima of BOSS's starts (`state$risk_pool`, from
+# refine_by_order(); none with refine_control(order = FALSE)) and of BOSS
+# from further random orders up to refine_control(risk_starts), drawn from
+# R's RNG in this process, so set.seed() reproduces the choice.
 refine_min_risk <- function(ctx, state) {
   if (!min_risk_applies(ctx)) return(state)
-  ctrl <- ctx$ctrl
-  mask <- if (order_over_all_pairs(ctx)) ctx$complete else state$allowed
-  starts <- vapply(seq_len(ctrl$refine$risk_starts), function(i) sample.int(ctx$d),
-                   integer(ctx$d))
-  r <- refine_boss(ctx, mask, matrix(starts, nrow = ctx$d), TRUE, 1, keep_graphs = TRUE)
-  graphs <- c(list(state$cpdag), r$start_cpdags)
-  scores <- c(state$score, r$starts$score)
+  pool <- state$risk_pool
+  more <- risk_candidates(ctx, state, ctx$ctrl$refine$risk_starts - length(pool$scores))
+  graphs <- c(list(state$cpdag), pool$cpdags, more$cpdags)
+  scores <- c(state$score, pool$scores, more$scores)
   states <- matrix(vapply(graphs, pair_states, integer(ctx$d * (ctx$d - 1L) / 2L)),
                    ncol = length(graphs))
-  i <- min_risk_index(states, scores, ctx$n, ctrl$refine$risk_temperature)
+  i <- min_risk_index(states, scores, ctx$n, ctx$ctrl$refine$risk_temperature)
   if (i > 1L) {
     what <- sprintf("minimum expected SHD among %d local optima", length(graphs))
     state$moves <- rbind(state$moves, stage_move("risk", what, scores[i] - state$score))
@@ -57,4 +56,14 @@ refine_min_risk <- function(ctx, state) {
     state$score <- scores[i]
   }
   state
+}
+
+# More candidates than BOSS's starts gave: the local optima of BOSS from
+# `count` random orders (none for `count` <= 0) and their scores.
+risk_candidates <- function(ctx, state, count) {
+  if (count <= 0) return(NULL)
+  mask <- if (order_over_all_pairs(ctx)) ctx$complete else state$allowed
+  starts <- vapply(seq_len(count), function(i) sample.int(ctx$d), integer(ctx$d))
+  r <- refine_boss(ctx, mask, matrix(starts, nrow = ctx$d), TRUE, 1, keep_graphs = TRUE)
+  list(cpdags = r$start_cpdags, scores = r$starts$score)
 }

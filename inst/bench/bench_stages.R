@@ -47,6 +47,9 @@ stage_variants <- function() {
     # the continuous phase in full before the refinement, which the default
     # cuts to one step with n > d since the ablation (fresh seeds: base 1400000)
     full = list(control = calm_control(continuous = "always")),
+    # BOSS's starts, the minimum-risk step's candidates, at the count of the
+    # step's own searches before they were shared (40, against the default 20)
+    risk40 = list(refine = rc(risk_starts = 40)),
     # the peer: boss() at the selected discount and at fixed ones
     boss_cv = NULL,
     boss1.5 = 1.5, boss2 = 2, boss2.5 = 2.5, boss3 = 3, boss4 = 4

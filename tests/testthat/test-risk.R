@@ -110,3 +110,32 @@ test_that("the step runs only for n > d, finite n and at most risk_max_d variabl
   ctx$ctrl$refine$risk_starts <- 0
   expect_false(calm:::min_risk_applies(ctx))
 })
+
+test_that("the step weighs BOSS's own starts and further ones up to risk_starts", {
+  x <- weak_data(11)
+  risk_move <- function(rs) {
+    set.seed(5)
+    f <- calm(x, verbose = FALSE, penalty_discount = 2, refine = refine_control(risk_starts = rs))
+    mv <- f$refine$moves
+    mv$clique[mv$type == "risk"]
+  }
+  # on this data set the step returns another graph than the best-scoring one
+  # at each count; its record names the candidates: the refined graph, the
+  # 10 starts' local optima and further ones up to risk_starts in all
+  expect_identical(risk_move(20), "minimum expected SHD among 21 local optima")
+  expect_identical(risk_move(14), "minimum expected SHD among 15 local optima")
+  # fewer than BOSS's starts: all of the starts, no further searches
+  expect_identical(risk_move(5), "minimum expected SHD among 11 local optima")
+})
+
+test_that("without BOSS the step runs its own searches", {
+  x <- weak_data(12)
+  set.seed(3)
+  f <- calm(x, verbose = FALSE, penalty_discount = 2, refine = refine_control(order = FALSE))
+  ctx <- list(ctrl = calm_control(), n = nrow(x), d = ncol(x))
+  expect_null(calm:::risk_candidates(ctx, list(), 0))
+  mv <- f$refine$moves
+  expect_false(any(mv$type == "order"))
+  # the refined graph and the local optima of 20 searches of its own
+  expect_identical(mv$clique[mv$type == "risk"], "minimum expected SHD among 21 local optima")
+})
