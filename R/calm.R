@@ -62,9 +62,9 @@
 #' fewer than half of BOSS's starts agree on its best score; it keeps
 #' whichever graph scores best. For data with more rows than variables
 #' (at most 150 of them, `refine_control(risk_max_d)`) a last step runs
-#' BOSS from 10 more random orders and returns, among the local optima of
-#' all 20 starts and the best graph, the one with the smallest expected SHD
-#' to the others, each weighted by how well it scores: where several graphs score
+#' BOSS from 12 more random orders and returns, among the local optima of
+#' these and of BOSS's 8 random starts and the best graph, the one with the
+#' smallest expected SHD to the others, each weighted by how well it scores: where several graphs score
 #' within a few units of log-likelihood of the best (weak effects), this graph
 #' is closer to the truth than the best-scoring one; where one graph scores
 #' clearly best, it is returned (`refine_control(risk_starts,

@@ -72,9 +72,10 @@
 #'   score (a kick that improved on every start counts as disagreement).
 #'   Time and memory double with each variable (about 2 seconds and 100 MB
 #'   at 20). `0` turns it off.
-#' @param risk_starts Number of BOSS local optima the last step weighs
-#'   (default 20; `0` turns the step off): those of BOSS's `order_starts`
-#'   starts and of BOSS from further random orders up to `risk_starts` in
+#' @param risk_starts Number of BOSS local optima from random orders that
+#'   the last step weighs (default 20; `0` turns the step off): those of
+#'   BOSS's random starts (`order_starts` but CALM's and the refined graph's
+#'   orders) and of BOSS from further random orders up to `risk_starts` in
 #'   all. With the refined graph they are the candidates: the one with the
 #'   smallest expected structural Hamming distance to the others is returned
 #'   (see Details). The step runs for data with more observations than
@@ -95,9 +96,9 @@
 #' of them is not the closest to the truth: the more thorough the search, the
 #' more it fits the noise of the sample in the orientation of weak edges. So
 #' the refinement does not simply return the best-scoring graph. It
-#' weighs the local optima of BOSS from `risk_starts` orders (those of its
-#' `order_starts` starts and further random ones; each counted once per start
-#' that ends there, kicks excluded) and the refined graph by
+#' weighs the local optima of BOSS from `risk_starts` random orders (those
+#' of its random starts and further ones; each counted once per start that
+#' ends there) and the refined graph by
 #' `exp(-D / risk_temperature)`, and returns the candidate whose weighted
 #' sum of structural Hamming distances (between CPDAGs) to all candidates is
 #' smallest: a minimum-risk estimate under these weights. Where one graph

@@ -214,15 +214,21 @@ refine_order_starts <- function(ctx, state, dag) {
   d <- ctx$d
   dag_now <- member_dag(state$cpdag, ctx$kn)
   starts <- unique(list(cpp_topological_order(dag), cpp_topological_order(dag_now)))
-  starts <- c(starts, lapply(seq_len(max(0L, ctrl$refine$order_starts - length(starts))),
+  fixed <- length(starts)
+  starts <- c(starts, lapply(seq_len(max(0L, ctrl$refine$order_starts - fixed)),
                              function(i) sample.int(d)))
+  random <- seq_along(starts) > fixed
   allowed <- state$allowed
   if (!ctx$extend && isTRUE(ctrl$refine$order_free_starts) && d <= ctrl$refine$order_all_pairs &&
       any(allowed[row(allowed) != col(allowed)] == 0)) {
     free <- refine_boss(ctx, ctx$complete, matrix(unlist(starts), nrow = d), FALSE, 1)
-    starts <- unique(c(starts, lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])))
+    more <- lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])
+    more <- more[!more %in% starts]
+    more <- more[!duplicated(more)]
+    starts <- c(starts, more)
+    random <- c(random, rep(FALSE, length(more)))
   }
-  starts
+  structure(starts, random = random)
 }
 
 # BOSS from `starts` inside `order_mask`: with the plain grow
@@ -238,8 +244,11 @@ refine_best_order <- function(ctx, order_mask, starts) {
   start_mat <- matrix(unlist(starts), nrow = ctx$d)
   keep <- min_risk_applies(ctx)
   os <- refine_boss(ctx, order_mask, start_mat, TRUE, 1, keep_graphs = keep)
-  # each start's local optimum, before the kicks: the minimum-risk step's candidates
-  pool <- if (keep) list(cpdags = os$start_cpdags, scores = os$starts$score)
+  # the local optimum of each random start, before the kicks: candidates of
+  # the minimum-risk step, which weighs optima of random starts only (those
+  # of CALM's and the refined graph's orders would add weight to the best)
+  rnd <- attr(starts, "random")
+  pool <- if (keep) list(cpdags = os$start_cpdags[rnd], scores = os$starts$score[rnd])
   os_ratio <- 1
   if (ctx$grow_ratio < 1) {
     os_grow <- refine_boss(ctx, order_mask, start_mat, TRUE, ctx$grow_ratio)

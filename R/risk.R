@@ -2,9 +2,9 @@
 # local optima of the score. On data with weak effects many graphs score
 # within a few log-likelihood units of the best, and the best-scoring one
 # fits the noise of the sample in the orientation of weak edges. The step
-# weighs the local optimum of each of BOSS's starts (R/refine.R), of BOSS
-# from further random orders up to refine_control(risk_starts) in all, and
-# the refined graph by exp(-D / temperature), D its score above
+# weighs the local optima of BOSS from random orders (those of BOSS's random
+# starts in R/refine.R, and further ones up to refine_control(risk_starts)
+# in all) and the refined graph by exp(-D / temperature), D its score above
 # the best in log-likelihood units, and keeps the candidate with the
 # smallest weighted sum of structural Hamming distances (CPDAGs) to all
 # candidates. Measured in inst/bench/bench_min_risk.R.
@@ -36,8 +36,8 @@ min_risk_applies <- function(ctx) {
 }
 
 # The step itself on the refinement's state (see refine_dag()): its
-# candidates are the local optima of BOSS's starts (`state$risk_pool`, from
-# refine_by_order(); none with refine_control(order = FALSE)) and of BOSS
+# candidates are the local optima of BOSS's random starts (`state$risk_pool`,
+# from refine_by_order(); none with refine_control(order = FALSE)) and of BOSS
 # from further random orders up to refine_control(risk_starts), drawn from
 # R's RNG in this process, so set.seed() reproduces the choice.
 refine_min_risk <- function(ctx, state) {

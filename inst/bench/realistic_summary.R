@@ -9,6 +9,14 @@
 # boss(), GES and PC (best mean per cell, named), bnlearn's hc() and tabu(),
 # and the difference calm minus the oracle (paired, +/- se).
 
+# The kinds of network in the tables' order, and their names there.
+network_names <- c(sf = "scale-free", er = "ER", sachs = "Sachs", hub = "hub, weak effects")
+network_label <- function(kind) network_names[[kind]]
+cell_keys <- function(res) {
+  keys <- unique(res[c("kind", "n")])
+  keys[order(match(keys$kind, names(network_names)), keys$n), ]
+}
+
 mean_se <- function(v) {
   v <- v[!is.na(v)]
   if (!length(v)) return("-")
@@ -36,8 +44,7 @@ paired <- function(cell, a, b) {
 method_shd <- function(cell, m) cell[cell$method == m, c("seed", "shd")]
 
 realistic_table <- function(res) {
-  keys <- unique(res[c("kind", "n")])
-  keys <- keys[order(match(keys$kind, c("sf", "er", "sachs")), keys$n), ]
+  keys <- cell_keys(res)
   rows <- lapply(seq_len(nrow(keys)), function(i) {
     cell <- res[res$kind == keys$kind[i] & res$n == keys$n[i], ]
     boss_o <- oracle_of(cell, "^boss[0-9]")
@@ -51,11 +58,12 @@ realistic_table <- function(res) {
     }
     calm <- method_shd(cell, "calm")
     data.frame(
-      network = c(sf = "scale-free", er = "ER", sachs = "Sachs")[[keys$kind[i]]],
+      network = network_label(keys$kind[i]),
       n = keys$n[i],
       d = if (keys$kind[i] == "sachs") "11" else paste(range(cell$d), collapse = "-"),
       graphs = length(unique(cell$seed)),
       calm = mean_se(calm$shd),
+      calm_before = mean_se(method_shd(cell, "calm_before")$shd),
       calm_best = mean_se(method_shd(cell, "calm_best")$shd),
       calm_ebic = mean_se(method_shd(cell, "calm_ebic")$shd),
       paper = mean_se(method_shd(cell, "paper")$shd),
@@ -90,8 +98,7 @@ realistic_totals <- function(res) {
 # the share of data sets where calm's graph scores at least as well as the
 # true DAG under the penalty calm chose, and the discounts it chose.
 realistic_time_limit <- function(res) {
-  keys <- unique(res[c("kind", "n")])
-  keys <- keys[order(match(keys$kind, c("sf", "er", "sachs")), keys$n), ]
+  keys <- cell_keys(res)
   rows <- lapply(seq_len(nrow(keys)), function(i) {
     cell <- res[res$kind == keys$kind[i] & res$n == keys$n[i], ]
     cm <- cell[cell$method == "calm", ]
@@ -99,10 +106,16 @@ realistic_time_limit <- function(res) {
       v <- cell$seconds[cell$method == m]
       if (length(v)) sprintf("%.1f", mean(v)) else "-"
     }
+    ratio_to <- function(cell, other) {
+      r <- time_ratios(cell, other)
+      if (is.na(r)) "-" else sprintf("%.2f", r)
+    }
     data.frame(
-      network = c(sf = "scale-free", er = "ER", sachs = "Sachs")[[keys$kind[i]]],
+      network = network_label(keys$kind[i]),
       n = keys$n[i],
-      calm_s = secs("calm"), calm_best_s = secs("calm_best"), calm_ebic_s = secs("calm_ebic"), boss2_s = secs("boss2"),
+      calm_s = secs("calm"), calm_before_s = secs("calm_before"), calm_best_s = secs("calm_best"),
+      calm_ebic_s = secs("calm_ebic"), boss2_s = secs("boss2"), boss_cv_s = secs("boss_cv"),
+      calm_to_boss_cv = ratio_to(cell, "boss_cv"),
       ges2_s = secs("ges2"), pc_s = secs("pc0.01"),
       discounts = paste(sort(unique(cm$discount)), collapse = ", "),
       calm_beats_truth = sprintf("%d of %d", sum(cm$score_fit <= cm$score_truth + 1e-12),
@@ -122,7 +135,7 @@ realistic_losses <- function(res) {
     a <- mean(cl$shd[cl$method == "calm"])
     b <- mean(oracle_of(cl, "^boss[0-9]")$shd)
     if (a > b) {
-      net <- c(sf = "scale-free", er = "ER", sachs = "Sachs")[[cl$kind[1]]]
+      net <- network_label(cl$kind[1])
       out <- c(out, sprintf("%s, n = %g: %.1f against %.1f", net, cl$n[1], a, b))
     }
   }
@@ -183,11 +196,10 @@ split_rule_table <- function(splits, tuning) {
 # One row per cell of `m` (rows with kind, n), in the tables' order, then
 # one for all cells: `row_of(rows, network, n)` makes each.
 rows_per_cell <- function(m, row_of) {
-  keys <- unique(m[c("kind", "n")])
-  keys <- keys[order(match(keys$kind, c("sf", "er", "sachs")), keys$n), ]
+  keys <- cell_keys(m)
   rows <- lapply(seq_len(nrow(keys)), function(i) {
     z <- m[m$kind == keys$kind[i] & m$n == keys$n[i], ]
-    row_of(z, c(sf = "scale-free", er = "ER", sachs = "Sachs")[[keys$kind[i]]], keys$n[i])
+    row_of(z, network_label(keys$kind[i]), keys$n[i])
   })
   rbind(do.call(rbind, rows), row_of(m, "all", NA))
 }
@@ -227,6 +239,29 @@ risk_step_table <- function(res) {
                changed = sum(z$score_fit.x > z$score_fit.y + 1e-12),
                calm_s = sprintf("%.1f", mean(z$seconds.x)),
                calm_best_s = sprintf("%.1f", mean(z$seconds.y)), stringsAsFactors = FALSE)
+  }
+  rows_per_cell(m, row_of)
+}
+
+# calm's default against the previous default (`calm_before`, stored from the
+# run before the change, the same data sets): per cell where both ran, the
+# mean SHD of each, the paired difference (+/- se), and calm's time against
+# boss(penalty_discount = "cv") in the same run; then the sums over those
+# cells.
+before_after <- function(res) {
+  have <- unique(res[res$method == "calm_before", c("kind", "n")])
+  m <- merge(res, have)
+  row_of <- function(z, network, n) {
+    x <- merge(z[z$method == "calm", c("kind", "n", "seed", "shd")],
+               z[z$method == "calm_before", c("kind", "n", "seed", "shd")],
+               by = c("kind", "n", "seed"))
+    cells <- split(z, list(z$kind, z$n), drop = TRUE)
+    sum_of <- function(meth) sum(vapply(cells, function(cl) mean(cl$shd[cl$method == meth]), 1))
+    data.frame(network = network, n = n, data_sets = nrow(x), calm = sum_of("calm"),
+               calm_before = sum_of("calm_before"), boss_cv = sum_of("boss_cv"),
+               calm_minus_before = mean_se(x$shd.x - x$shd.y),
+               calm_to_boss_cv_time = if (is.na(n)) "-" else sprintf("%.2f", time_ratios(z, "boss_cv")),
+               stringsAsFactors = FALSE)
   }
   rows_per_cell(m, row_of)
 }
