@@ -32,6 +32,8 @@ stage_variants <- function() {
     no_empty_start = list(refine = rc(empty_start = FALSE)),
     starts2 = list(refine = rc(order_starts = 2)),
     grow_ratio1 = list(refine = rc(grow_ratio = 1)),
+    # the second grow ratio with any n (the default before grow_ratio = "auto")
+    grow_ratio05 = list(refine = rc(grow_ratio = 0.5)),
     no_kicks = list(refine = rc(kicks = 0)),
     no_exact = list(refine = rc(exact_max_d = 0)),
     no_risk = list(refine = rc(risk_starts = 0)),
