@@ -57,7 +57,9 @@
 #' the refinement applies the Delete and Turn moves of greedy equivalence
 #' search (Chickering, 2002; Hauser and Buehlmann, 2012), also starts greedy
 #' equivalence search from the empty graph, runs best order score search
-#' ([boss()]) from CALM's order, the refined graph's order and random orders,
+#' ([boss()]) from CALM's order, the refined graph's order and random orders
+#' (above `refine_control(order_all_pairs)` variables inside the moral graph,
+#' then over every pair from the best orders found there),
 #' and up to 20 variables takes the exact optimum ([exact_search()]) when
 #' fewer than half of BOSS's starts agree on its best score; it keeps
 #' whichever graph scores best. For data with more rows than variables

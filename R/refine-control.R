@@ -53,6 +53,12 @@
 #'   most `order_all_pairs` variables, also start BOSS from the
 #'   orders where the same starts end without the moral graph (default
 #'   `TRUE`); the result still keeps to the moral graph.
+#' @param order_wide_starts Above `order_all_pairs` variables, with a moral
+#'   graph estimated by IAMB, BOSS searches inside the moral graph and then
+#'   once more over every pair, from the best order found inside it and the
+#'   final orders of its best-scoring starts: this many orders in all
+#'   (default 5; `0`: no search over every pair). The result is kept when it
+#'   scores better.
 #' @param exact_limit Nodes with at most this many candidate parents
 #'   (default 14, at most 20) get exact best parent sets in BOSS;
 #'   others use grow-shrink trees (`boss(exact_limit = )`).
@@ -115,7 +121,8 @@
 #' @export
 refine_control <- function(penalty = "bic", gamma = 0.75, forward = "auto", max_moves = 10000,
                            empty_start = TRUE, order = TRUE, order_starts = 10,
-                           order_all_pairs = 250, order_free_starts = TRUE, exact_limit = 14,
+                           order_all_pairs = 250, order_free_starts = TRUE, order_wide_starts = 5,
+                           exact_limit = 14,
                            grow_ratio = "auto", kicks = 20, kick_size = 5, exact_max_d = 20,
                            risk_starts = 20, risk_temperature = 4, risk_max_d = 150, ...) {
   call <- environment()
@@ -130,7 +137,8 @@ print.calm_refine_control <- function(x, ...) print_control_table(x, "refine_con
 # refine_control()'s arguments, in the order the object stores them.
 refine_fields <- function() {
   c("penalty", "gamma", "forward", "max_moves", "order", "empty_start", "exact_max_d",
-    "order_all_pairs", "order_free_starts", "order_starts", "exact_limit", "grow_ratio",
+    "order_all_pairs", "order_free_starts", "order_wide_starts", "order_starts", "exact_limit",
+    "grow_ratio",
     "kicks", "kick_size", "risk_starts", "risk_temperature", "risk_max_d")
 }
 
@@ -149,6 +157,8 @@ check_refine_settings <- function(x, call) {
     order_all_pairs = check_count(x$order_all_pairs, "order_all_pairs", min = 0, max = 1e6,
                                   call = call),
     order_free_starts = check_flag(x$order_free_starts, "order_free_starts", call = call),
+    order_wide_starts = check_count(x$order_wide_starts, "order_wide_starts", min = 0, max = 1e4,
+                                    call = call),
     order_starts = check_count(x$order_starts, "order_starts", min = 1, max = 1e4, call = call),
     exact_limit = check_count(x$exact_limit, "exact_limit", min = 0, max = 20, call = call),
     grow_ratio = if (identical(x$grow_ratio, "auto")) "auto" else

@@ -12,7 +12,10 @@
 # default 1,4; methods: comma-separated subset of default, paper
 # (refine = "none"), long (the refinement after the long schedule, calm's
 # default before the short one), full (the default with its continuous phase
-# in full, calm_control(continuous = "always")), boss, boss3 and boss4 (BOSS at
+# in full, calm_control(continuous = "always")), inside (the default without
+# the search over all pairs above 250 variables,
+# refine_control(order_wide_starts = 0)), grow05 (BOSS's starts also at grow
+# ratio 0.5, refine_control(grow_ratio = 0.5)), boss, boss3 and boss4 (BOSS at
 # penalty discount 2, 3 and 4), ges2 and ges4 (pcalg's GES at penalty discount 2 and 4) (default
 # "default"); first_seed: default 9001 (graph r of a setting uses
 # first_seed + r - 1); n: the sample size (default 1000). Times are wall clock on the machine as it is; run it
@@ -48,6 +51,8 @@ fit <- switch(m,
   boss3 = boss(sem$x, penalty_discount = 3),
   boss4 = boss(sem$x, penalty_discount = 4),
   full = calm(sem$x, control = calm_control(continuous = "always"), verbose = FALSE),
+  inside = calm(sem$x, refine = refine_control(order_wide_starts = 0), verbose = FALSE),
+  grow05 = calm(sem$x, refine = refine_control(grow_ratio = 0.5), verbose = FALSE),
   ges2 = ges_pcalg(sem$x, penalty_discount = 2),
   ges4 = ges_pcalg(sem$x, penalty_discount = 4))
 secs <- proc.time()[["elapsed"]] - t0

@@ -203,6 +203,8 @@ test_that("bad refinement settings are refused with the argument named", {
   expect_error(refine_control(order_starts = 0), "`order_starts`")
   expect_error(refine_control(order_free_starts = NA), "`order_free_starts`")
   expect_error(refine_control(order_free_starts = "yes"), "`order_free_starts`")
+  expect_error(refine_control(order_wide_starts = -1), "`order_wide_starts`")
+  expect_error(refine_control(order_wide_starts = NA), "`order_wide_starts`")
   expect_error(refine_control(exact_limit = 25), "`exact_limit`")
   expect_error(refine_control(grow_ratio = 1.5), "`grow_ratio`")
   expect_error(refine_control(grow_ratio = NA), "`grow_ratio`")
@@ -436,4 +438,30 @@ test_that("the exact search runs when BOSS's starts disagree, and only then", {
   expect_equal(fit$refine$score_best, no_boss$refine$score_best, tolerance = 1e-9)
   expect_false(any(grepl("exact search", capture.output(print(fit)))))
   expect_true(any(grepl("exact search", capture.output(print(no_boss)))))
+})
+
+test_that("above order_all_pairs variables, BOSS over all pairs from the masked search's orders finds a better graph", {
+  # a 40-variable ER2 graph, n = 300, with order_all_pairs = 10 standing in
+  # for the 250-variable limit: inside the IAMB moral graph the order search
+  # ends 19 marks from the truth; the run over all pairs from its orders gets
+  # within a few
+  set.seed(1)
+  sem <- simulate_sem(40, k = 2, n = 300)
+  fit_with <- function(w) {
+    set.seed(1)
+    calm(sem$x, verbose = FALSE,
+         refine = refine_control(order_all_pairs = 10, order_wide_starts = w))
+  }
+  wide <- fit_with(5)
+  inside <- fit_with(0)
+  expect_lt(wide$refine$score_after, inside$refine$score_after - 0.1)
+  expect_lt(shd_cpdag(wide, sem$B), shd_cpdag(inside, sem$B) - 5)
+  expect_match(wide$refine$moves$clique, "then over all pairs from 5 orders", all = FALSE)
+  expect_false(any(grepl("over all pairs", inside$refine$moves$clique)))
+  # the refined graph's pairs join the pairs the refinement may use
+  expect_true(all((as_amat(wide) != 0) <= wide$refine$mask))
+  # within the limit the search is over all pairs already: no second run
+  set.seed(1)
+  small <- calm(sem$x, verbose = FALSE, refine = refine_control(order_wide_starts = 5))
+  expect_false(any(grepl("over all pairs", small$refine$moves$clique)))
 })
