@@ -10,7 +10,8 @@
 # and the difference calm minus the oracle (paired, +/- se).
 
 # The kinds of network in the tables' order, and their names there.
-network_names <- c(sf = "scale-free", er = "ER", sachs = "Sachs", hub = "hub, weak effects")
+network_names <- c(sf = "scale-free", er = "ER", sachs = "Sachs", hub = "hub, weak effects",
+                   mixed = "mixed in-degrees")
 network_label <- function(kind) network_names[[kind]]
 cell_keys <- function(res) {
   keys <- unique(res[c("kind", "n")])
