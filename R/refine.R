@@ -214,7 +214,7 @@ refine_order_beyond_mask <- function(ctx, os) {
   st <- st[, seq_len(min(ncol(st), ctx$ctrl$refine$order_wide_starts)), drop = FALSE]
   out <- refine_boss(ctx, ctx$complete, st, TRUE, 1)
   if (out$score < os$score - score_tol) {
-    out[c("risk_pool", "kicks_improved")] <- os[c("risk_pool", "kicks_improved")]
+    out$kicks_improved <- os$kicks_improved
     out$wide_orders <- ncol(st)
     return(out)
   }
