@@ -50,6 +50,7 @@ std::size_t GrowShrinkTree::bytes() const {
 
 void GrowShrinkTree::clear() {
   std::vector<TreeNode>().swap(nodes_);
+  scratch_.node = -1;
   heap_bytes_ = 0;
   add_root();
 }
@@ -60,53 +61,130 @@ std::vector<int> GrowShrinkTree::parent_set(int t) const {
   return pa;
 }
 
+// The partials of a parent set, kept in scratch_ (see grow_shrink.h). With
+// the Cholesky factor L of S[P, P] and w = L^{-1} S[P, j], adding c to P
+// lowers the residual variance of j by pc^2 / pv, where r = L^{-1} S[P, c],
+// pc = S_cj - r.w (partial covariance) and pv = S_cc - r.r (partial
+// variance); rv = S_jj - w.w. The r of every row (the candidates, then the
+// required parents) are the rows of `rt`, one column per parent.
+//
+// A parent set's partials are always computed the same way, one parent at a
+// time from the empty set (the required parents, then the tree path from
+// the root), so that they do not depend on which tree nodes were expanded
+// before (a cache budget's clears, the order of queries): partials_reset()
+// gives the empty set's, partials_extend() adds one parent. Adding parent a
+// (row q) is one more column of L: its new row is r_a with diagonal
+// sqrt(pv_a), so the new column of rt is (S[., a] - Rt r_a) / sqrt(pv_a),
+// w's new entry pc_a / sqrt(pv_a), and pv, pc and rv drop by their squares
+// and products: O(k) per row. A walk expands a new node right after its
+// parent, so expand() mostly extends its parent's partials by one parent;
+// otherwise it rebuilds them along the path, O(k^2) per row. (One solve per
+// candidate, Eigen's matrix-vector kind, took half of boss()'s time at 150
+// variables with 4 parents a node on average.)
+void GrowShrinkTree::partials_reset() {
+  ExpandScratch& ws = scratch_;
+  const Eigen::MatrixXd& S = score_.cov();
+  const int nr = static_cast<int>(ws.rows.size());
+  ws.pv.resize(nr);
+  ws.pc.resize(nr);
+  for (int q = 0; q < nr; ++q) {
+    ws.pv[q] = S(ws.rows[q], ws.rows[q]);
+    ws.pc[q] = S(ws.rows[q], j_);
+  }
+  ws.rv = S(j_, j_);
+  ws.k = 0;
+}
+
+// Adds the node of row q to the parent set of scratch_'s partials. Returns
+// false when it is (nearly) collinear with the parents already there.
+bool GrowShrinkTree::partials_extend(int q) {
+  ExpandScratch& ws = scratch_;
+  const Eigen::MatrixXd& S = score_.cov();
+  const int nr = static_cast<int>(ws.rows.size());
+  const int a = ws.rows[q];
+  const double d2 = ws.pv[q];
+  if (!(d2 > kCollinearTol * S(a, a)) || !std::isfinite(d2)) return false;
+  const double delta = std::sqrt(d2);
+  const int k = ws.k;
+  if (ws.rt.size() < static_cast<std::size_t>(nr) * (k + 1))
+    ws.rt.resize(static_cast<std::size_t>(nr) * (k + 1));
+  Eigen::Map<Eigen::MatrixXd> Rt(ws.rt.data(), nr, k + 1);
+  double* r_col = Rt.col(k).data();
+  const double* s_col = S.col(a).data();
+  for (int i = 0; i < nr; ++i) r_col[i] = s_col[ws.rows[i]];
+  for (int e = 0; e < k; ++e) Rt.col(k) -= Rt(q, e) * Rt.col(e);
+  Rt.col(k) /= delta;
+  const double w_new = ws.pc[q] / delta;
+  Eigen::Map<Eigen::VectorXd> pv(ws.pv.data(), nr), pc(ws.pc.data(), nr);
+  pv -= Rt.col(k).cwiseAbs2();
+  pc -= w_new * Rt.col(k);
+  ws.rv -= w_new * w_new;
+  ws.k = k + 1;
+  return true;
+}
+
+// scratch_'s partials for tree node t: from its parent's when those are
+// there, else rebuilt from the empty set. Returns false when a parent is
+// (nearly) collinear with the others (scratch_ then holds no node's).
+bool GrowShrinkTree::partials_for(int t) {
+  ExpandScratch& ws = scratch_;
+  if (ws.rows.empty() && !(cand_.empty() && required_.empty())) {
+    ws.rows = cand_;
+    ws.rows.insert(ws.rows.end(), required_.begin(), required_.end());
+  }
+  const int nc = static_cast<int>(cand_.size());
+  const int up = nodes_[t].parent;
+  bool ok;
+  if (up >= 0 && ws.node == up) {
+    ok = partials_extend(nodes_[t].cand);
+  } else {
+    std::vector<int> path;  // candidate indices from the root down to t
+    for (int u = t; nodes_[u].parent >= 0; u = nodes_[u].parent) path.push_back(nodes_[u].cand);
+    partials_reset();
+    ok = true;
+    for (std::size_t i = 0; ok && i < required_.size(); ++i)
+      ok = partials_extend(nc + static_cast<int>(i));
+    for (std::size_t i = path.size(); ok && i-- > 0;) ok = partials_extend(path[i]);
+  }
+  ws.node = ok ? t : -1;
+  return ok;
+}
+
 void GrowShrinkTree::expand(int t) {
   const std::vector<int> pa = parent_set(t);
   const int k = static_cast<int>(pa.size());
-  std::vector<char> in(cand_.size(), 0);
+  ExpandScratch& ws = scratch_;
+  std::vector<char>& in = ws.in;
+  in.assign(cand_.size(), 0);
   for (int u = t; nodes_[u].parent >= 0; u = nodes_[u].parent) in[nodes_[u].cand] = 1;
   const double base = nodes_[t].score;
   const Eigen::MatrixXd& S = score_.cov();
   const double sjj = S(j_, j_);
-  // With the Cholesky factor L of S[P, P] and w = L^{-1} S[P, j], adding c
-  // to P lowers the residual variance of j by pc^2 / pv, where
-  // r = L^{-1} S[P, c], pc = S_cj - r.w (partial covariance) and
-  // pv = S_cc - r.r (partial variance): O(k^2) per candidate, no cache.
-  Eigen::MatrixXd SPP;
-  Eigen::VectorXd SPj;
-  parent_block(S, pa, j_, SPP, SPj);
-  Eigen::LLT<Eigen::MatrixXd> llt(SPP);
-  const bool ok = llt.info() == Eigen::Success;
-  Eigen::VectorXd w, r(k);
-  double rv = 0;
-  if (ok && k > 0) {
-    w = llt.matrixL().solve(SPj);
-    rv = sjj - w.squaredNorm();
-  } else {
-    rv = sjj;
+  // a set larger than the sample allows has no admissible superset
+  if (!score_.admissible(j_, k + 1, sjj)) {
+    ws.node = -1;
+    nodes_[t].expanded = true;
+    return;
   }
+  const bool ok = partials_for(t);
+  const double rv = ok ? ws.rv : sjj;
   const double lam_size = score_.lambda() * static_cast<double>(k + 1);
   std::vector<Child> kids;
   std::vector<int> with = pa;
   with.push_back(-1);
-  // a set larger than the sample allows has no admissible superset
-  if (!score_.admissible(j_, k + 1, sjj)) {
-    nodes_[t].expanded = true;
-    return;
-  }
-  for (std::size_t b = 0; b < cand_.size(); ++b) {
+  // Only a candidate whose residual variance is below `keep` can pass the
+  // grow rule (s < base + slack_); the others need no logarithm. The bound
+  // is loosened a little so that every candidate near it is decided on s
+  // itself.
+  const double keep = std::exp(2.0 * (base + slack_ - lam_size)) * (1.0 + 1e-9);
+  const int nc = static_cast<int>(cand_.size());
+  for (int b = 0; b < nc; ++b) {
     if (in[b]) continue;
     const int c = cand_[b];
     double s;
-    double pv = S(c, c), pc = S(c, j_);
-    if (ok && k > 0) {
-      for (int a = 0; a < k; ++a) r(a) = S(pa[a], c);
-      llt.matrixL().solveInPlace(r);
-      pv -= r.squaredNorm();
-      pc -= r.dot(w);
-    }
-    if (ok && pv > kCollinearTol * S(c, c) && rv > 0) {
-      const double rv_new = std::max(rv - pc * pc / pv, kResidualFloor * sjj);
+    if (ok && ws.pv[b] > kCollinearTol * S(c, c) && rv > 0) {
+      const double rv_new = std::max(rv - ws.pc[b] * ws.pc[b] / ws.pv[b], kResidualFloor * sjj);
+      if (!(rv_new < keep)) continue;
       s = score_.admissible(j_, k + 1, rv_new) ? 0.5 * std::log(rv_new) + lam_size
                                                : std::numeric_limits<double>::infinity();
     } else {
@@ -116,7 +194,7 @@ void GrowShrinkTree::expand(int t) {
     }
     // s < base: the score improves; up to slack_ above it the grow step
     // still goes on (grow_ratio < 1)
-    if (s < base + slack_) kids.push_back({static_cast<int>(b), s, -1});
+    if (s < base + slack_) kids.push_back({b, s, -1});
   }
   // best first; ties by candidate index, so that results do not depend on
   // the sort's implementation

@@ -72,6 +72,24 @@ class GrowShrinkTree {
     double shrunk_score = 0;
     std::vector<int> shrunk_set;  // node indices after the shrink step
   };
+  // Work space of expand(): the partials (see partials_reset()) of the
+  // parent set of tree node `node` (-1: none) with k parents, per row
+  // (`rows`: the candidates, then the required parents), kept between calls
+  // so that the next expansion, often of its child, extends them, and so
+  // that an expansion allocates little. Not counted in bytes() (k + 3
+  // numbers per row).
+  struct ExpandScratch {
+    int node = -1;
+    int k = 0;
+    double rv = 0;  // residual variance of the tree's node given P
+    std::vector<int> rows;
+    std::vector<char> in;            // candidates in P
+    std::vector<double> pv, pc, rt;  // per row; rt: k columns of r
+  };
+  ExpandScratch scratch_;
+  void partials_reset();
+  bool partials_extend(int q);
+  bool partials_for(int t);
   void add_root();
   void expand(int t);
   std::vector<int> parent_set(int t) const;  // required parents, then the path to t
