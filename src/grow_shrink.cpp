@@ -35,6 +35,8 @@ GrowShrinkTree::GrowShrinkTree(LocalScore& score, int node, std::vector<int> can
   if (!(grow_ratio >= 0.0 && grow_ratio <= 1.0))
     throw std::invalid_argument("grow_ratio must lie in [0, 1]");
   slack_ = (1.0 - grow_ratio) * score_.lambda();
+  scratch_.rows = cand_;
+  scratch_.rows.insert(scratch_.rows.end(), required_.begin(), required_.end());
   add_root();
 }
 
@@ -45,12 +47,19 @@ void GrowShrinkTree::add_root() {
 }
 
 std::size_t GrowShrinkTree::bytes() const {
-  return nodes_.capacity() * sizeof(TreeNode) + heap_bytes_;
+  const ExpandScratch& ws = scratch_;
+  const std::size_t scratch = ws.in.capacity() +
+                              (ws.pv.capacity() + ws.pc.capacity() + ws.rt.capacity()) * sizeof(double);
+  return nodes_.capacity() * sizeof(TreeNode) + heap_bytes_ + scratch;
 }
 
 void GrowShrinkTree::clear() {
   std::vector<TreeNode>().swap(nodes_);
   scratch_.node = -1;
+  std::vector<char>().swap(scratch_.in);
+  std::vector<double>().swap(scratch_.pv);
+  std::vector<double>().swap(scratch_.pc);
+  std::vector<double>().swap(scratch_.rt);
   heap_bytes_ = 0;
   add_root();
 }
@@ -128,10 +137,6 @@ bool GrowShrinkTree::partials_extend(int q) {
 // (nearly) collinear with the others (scratch_ then holds no node's).
 bool GrowShrinkTree::partials_for(int t) {
   ExpandScratch& ws = scratch_;
-  if (ws.rows.empty() && !(cand_.empty() && required_.empty())) {
-    ws.rows = cand_;
-    ws.rows.insert(ws.rows.end(), required_.begin(), required_.end());
-  }
   const int nc = static_cast<int>(cand_.size());
   const int up = nodes_[t].parent;
   bool ok;
@@ -162,7 +167,6 @@ void GrowShrinkTree::expand(int t) {
   const double sjj = S(j_, j_);
   // a set larger than the sample allows has no admissible superset
   if (!score_.admissible(j_, k + 1, sjj)) {
-    ws.node = -1;
     nodes_[t].expanded = true;
     return;
   }

@@ -50,9 +50,10 @@ class GrowShrinkTree {
 
   std::size_t size() const { return nodes_.size(); }
 
-  // Bytes the tree holds (its nodes, their children and shrunk sets). The
-  // tree is a cache: clear() drops every node but the root, and later
-  // queries rebuild what they need with the same results.
+  // Bytes the tree holds (its nodes, their children and shrunk sets, and
+  // expand()'s work space). The tree is a cache: clear() drops every node
+  // but the root, and later queries rebuild what they need with the same
+  // results.
   std::size_t bytes() const;
   void clear();
 
@@ -76,13 +77,13 @@ class GrowShrinkTree {
   // parent set of tree node `node` (-1: none) with k parents, per row
   // (`rows`: the candidates, then the required parents), kept between calls
   // so that the next expansion, often of its child, extends them, and so
-  // that an expansion allocates little. Not counted in bytes() (k + 3
-  // numbers per row).
+  // that an expansion allocates little. Counted in bytes() (k + 3 numbers
+  // per row) and released by clear().
   struct ExpandScratch {
     int node = -1;
     int k = 0;
     double rv = 0;  // residual variance of the tree's node given P
-    std::vector<int> rows;
+    std::vector<int> rows;           // set by the constructor
     std::vector<char> in;            // candidates in P
     std::vector<double> pv, pc, rt;  // per row; rt: k columns of r
   };
