@@ -35,3 +35,55 @@ inform_refine <- function(record, d = NULL, ctrl = NULL) {
   }
   invisible()
 }
+
+# The penalty of the refinement and the refined runs: the penalty chosen by
+# refine_penalty_record() before the refinement, or, where
+# order_selection_applies(), chosen in the order of the refined graph after a
+# first refinement at the extended BIC (R/penalty-in-order.R). When that
+# choice differs, the runs are refined again at it from their refined
+# graphs (refine_again()). Returns the runs and the penalty record.
+refine_at_penalty <- function(p, runs, verbose, call) {
+  sel_mask <- selection_mask(p$mask, p$mo, p$kn, p$ctrl)
+  pen <- refine_penalty_record(p$ctrl, p$n, ncol(p$sigma), p$x_used, sel_mask, call = call)
+  runs <- refine_runs(runs, p$sigma, p$mo, pen[["lambda"]], p$ctrl, p$n, p$kn, verbose)
+  if (!order_selection_applies(p, pen, sel_mask)) return(list(runs = runs, penalty = pen))
+  t0 <- proc.time()[["elapsed"]]
+  best <- runs[[which.min(vapply(runs, `[[`, numeric(1), "select_score"))]]
+  order <- cpp_topological_order(best[["amat"]])
+  folds <- min(p$ctrl[["penalty_folds"]], floor(p$n / 2))
+  chosen <- select_discount_in_order(p$x_used, p$ctrl[["penalty_grid"]], folds, order,
+                                     pen[["discount"]], call = call)
+  chosen$seconds <- proc.time()[["elapsed"]] - t0
+  if (chosen[["discount"]] == pen[["discount"]]) {
+    # the first fit's penalty stays, exactly as it was
+    chosen[["lambda"]] <- pen[["lambda"]]
+    return(list(runs = runs, penalty = chosen))
+  }
+  runs <- refine_again(runs, p, chosen[["lambda"]], verbose)
+  list(runs = runs, penalty = chosen)
+}
+
+# The refinement once more, at the penalty `lambda`, from each run's refined
+# graph: GES moves, then BOSS from that graph's order (no random starts, no
+# kicks, no GES from the empty graph: the start is already a good graph at a
+# nearby penalty), with its search beyond the moral graph. The record keeps
+# the first refinement's start, moves and time.
+refine_again <- function(runs, p, lambda, verbose) {
+  ctrl <- p$ctrl
+  ctrl$refine$empty_start <- FALSE
+  ctrl$refine$order_starts <- 1L
+  ctrl$refine$kicks <- 0L
+  first <- lapply(runs, `[[`, "refine")
+  runs <- refine_runs(runs, p$sigma, p$mo, lambda, ctrl, p$n, p$kn, verbose)
+  Map(function(r, f) {
+    second <- r$refine
+    r$refine$dag_before <- f$dag_before
+    r$refine$cpdag_before <- f$cpdag_before
+    r$refine$score_before <- cpp_dag_local_scores(p$sigma, f$dag_before * 1, lambda,
+                                                  max_parents_for(p$n))$total
+    r$refine$moves <- rbind(f$moves, second$moves)
+    r$refine$first <- list(lambda = f$lambda, score_after = f$score_after, seconds = f$seconds)
+    r$refine$seconds <- f$seconds + second$seconds
+    r
+  }, runs, first)
+}

@@ -72,8 +72,9 @@
 #' clearly best, it is returned (`refine_control(risk_starts,
 #' risk_temperature, risk_max_d)`). For data the score is the BIC with a
 #' penalty discount chosen from the data (`penalty_discount = "cv"`,
-#' [select_penalty()]; the extended BIC with `n <= d` or above
-#' `refine_control(order_all_pairs)` variables); a covariance with finite `n` uses the extended BIC
+#' [select_penalty()]; the extended BIC with `n <= d`; above
+#' `refine_control(order_all_pairs)` variables chosen in the order of a
+#' first fit at the extended BIC); a covariance with finite `n` uses the extended BIC
 #' ([ebic_lambda()]) and a population covariance `lambda1`. Its settings
 #' are in [refine_control()]. Background knowledge constrains every stage.
 #'
@@ -275,9 +276,9 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   threshold_empty <- !p$cut && warn_threshold_empty(runs, p$ctrl, p$gate)
   pen <- NULL
   if (p$refine == "ges") {
-    pen <- refine_penalty_record(p$ctrl, p$n, ncol(p$sigma), p$x_used,
-                                 selection_mask(p$mask, p$mo, p$kn, p$ctrl), call = env)
-    runs <- refine_runs(runs, p$sigma, p$mo, pen[["lambda"]], p$ctrl, p$n, p$kn, verbose)
+    ref <- refine_at_penalty(p, runs, verbose, call = env)
+    runs <- ref[["runs"]]
+    pen <- ref[["penalty"]]
   }
   elapsed <- proc.time()[["elapsed"]] - t0
   wrap_calm_fit(p, runs, pen, threshold_empty, elapsed, call = cl)

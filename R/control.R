@@ -107,13 +107,14 @@
 #'   `"cv"` (default): chosen from `penalty_grid` by `penalty_folds`-fold
 #'   held-out log-likelihood of the graphs BOSS learns on the
 #'   other folds (see [select_penalty()]). The same argument of [boss()] has the same meaning.
-#'   With a covariance matrix instead of data, with no more rows than
+#'   With a covariance matrix instead of data, or with no more rows than
 #'   variables (`n <= d`, where folds of `n / 5` rows tell the discounts
-#'   apart by chance), or with more variables than
-#'   `refine_control(order_all_pairs)` and an estimated moral graph (where
-#'   the selection's searches would have to keep to it), `"cv"` falls back
-#'   to the extended BIC ([ebic_lambda()]), made for many variables. The fit
-#'   records the choice in `fit$penalty`.
+#'   apart by chance), `"cv"` falls back to the extended BIC
+#'   ([ebic_lambda()]), made for many variables. With more variables than
+#'   `refine_control(order_all_pairs)` and an estimated moral graph the
+#'   fit runs first at the extended BIC and the discount is then chosen
+#'   among the graphs in that fit's order (see [select_penalty()], "Many
+#'   variables"). The fit records the choice in `fit$penalty`.
 #' @param penalty_grid,penalty_folds The discounts `"cv"` chooses from
 #'   (default 1.5, 2, 2.5, 3 and 4) and the number of folds (default 5;
 #'   fewer when the data have fewer than 2 rows per fold, and the extended BIC

@@ -129,34 +129,52 @@ select_discount <- function(x, grid, folds, mask, exact_limit = 14L, call = pare
     lapply(tasks, fold_task_loglik, x = x, grid = grid, mask = mask, exact_limit = exact_limit)
   }
   ll <- matrix(unlist(ll), nrow = length(grid))
+  ch <- choose_discount(ll, grid, tie_se)
+  penalty_record("cv", ch$discount, bic_lambda(n, ch$discount), table = ch$table, folds = folds,
+                 splits = splits, tie_se = tie_se)
+}
+
+# The selection's rule on `ll`, the held-out log-likelihoods per row (one
+# row per discount of the decreasing `grid`, one column per fold): the
+# largest discount whose mean is within `tie_se` standard errors of the
+# best, where `se` is the standard error over the folds of each discount's
+# paired difference to the best. With `keep` (a discount of the grid), that
+# one wherever it is within `keep_se` standard errors of the best. Returns
+# the chosen `discount` and the `table` a fit's penalty record shows.
+choose_discount <- function(ll, grid, tie_se, keep = NULL, keep_se = tie_se) {
   mean_ll <- rowMeans(ll)
   best <- which.max(mean_ll)
   se <- apply(ll, 1L, function(v) stats::sd(v - ll[best, ])) / sqrt(ncol(ll))
+  k <- match(keep, grid)
   # the grid is decreasing: the first within the tolerance is the largest
-  chosen <- min(which(mean_ll >= mean_ll[best] - tie_se * se))
+  chosen <- if (length(k) && mean_ll[k] >= mean_ll[best] - keep_se * se[k]) k else
+    min(which(mean_ll >= mean_ll[best] - tie_se * se))
   table <- data.frame(discount = grid, heldout_loglik = mean_ll, se = se,
                       chosen = seq_along(grid) == chosen)
   table <- table[order(table$discount), ]
   rownames(table) <- NULL
-  penalty_record("cv", grid[chosen], bic_lambda(n, grid[chosen]), table = table, folds = folds,
-                 splits = splits, tie_se = tie_se)
+  list(discount = grid[chosen], table = table)
 }
 
 # What a fit records of its penalty: how it was set (`method`), the BIC
 # discount and per-sample penalty per edge, and for "cv" the grid with each
 # candidate's criterion; `label` is the one line print() shows.
 penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL, splits = NULL,
-                           tie_se = NULL) {
+                           tie_se = NULL, in_order = NULL) {
   label <- switch(method,
-    cv = sprintf("BIC, discount %g (chosen from %s by %s%d-fold held-out log-likelihood)",
-                 discount, paste(table$discount, collapse = ", "),
-                 if (isTRUE(splits > 1)) paste(splits, "x ") else "", folds),
+    cv = sprintf("BIC, discount %s (chosen from %s by %s%d-fold held-out log-likelihood%s)",
+                 format(signif(discount, 3)), paste(signif(table$discount, 3), collapse = ", "),
+                 if (isTRUE(splits > 1)) paste(splits, "x ") else "", folds,
+                 if (is.null(in_order)) "" else
+                   sprintf(" of the graphs in the order of a first fit at the extended BIC's %.3g",
+                           in_order)),
     fixed = sprintf("BIC, discount %g", discount),
     ebic = sprintf("extended BIC (BIC discount %.3g)", discount),
     lambda1 = sprintf("%g per edge and sample (lambda1)", lambda),
     sprintf("%g per edge and sample", lambda))
   structure(list(method = method, discount = discount, lambda = lambda, table = table,
-                 folds = folds, splits = splits, tie_se = tie_se, label = label),
+                 folds = folds, splits = splits, tie_se = tie_se, in_order = in_order,
+                 label = label),
             class = "calm_penalty")
 }
 
@@ -202,6 +220,18 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL,
 #' per edge and sample: `calm_control(lambda1)` in [calm()], 0.001 in
 #' [boss()].
 #'
+#' **Many variables.** Above `refine_control(order_all_pairs)` (250)
+#' variables with an estimated moral graph, [calm()] does not run this
+#' selection, whose searches over all pairs would cost several times the
+#' fit. It fits first at the extended BIC, then scores, on the same kind of
+#' folds, the graph of each discount in the order of that fit (each
+#' variable's best parents among those before it; no search over orders),
+#' with the first fit's discount among the candidates. That discount stays
+#' unless another predicts the held-out rows better by more than two
+#' standard errors; otherwise the rule above chooses, and the refinement
+#' runs again at the chosen discount from the first fit's graph. The fit's
+#' `penalty$in_order` holds the first fit's discount.
+#'
 #' @param x Data: a numeric matrix or data frame, one column per variable
 #'   (complete rows).
 #' @param grid Candidate penalty discounts (positive, distinct; default
@@ -218,7 +248,9 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL,
 #'   `discount`, mean held-out log-likelihood per row `heldout_loglik`, its
 #'   standard error `se` of its difference to the best over the folds,
 #'   and `chosen`), `folds`, `splits`, `tie_se` (the tolerance, in standard
-#'   errors) and `label` (the one line that `print()` of a fit shows).
+#'   errors), `in_order` (`NULL` here; in a fit whose discount was chosen in
+#'   the order of a first fit, that fit's discount, see "Many variables")
+#'   and `label` (the one line that `print()` of a fit shows).
 #' @seealso [calm_control()] (`penalty_discount`), [boss()].
 #' @examples
 #' set.seed(1)
@@ -261,7 +293,9 @@ print.calm_penalty <- function(x, ...) {
 #    folds of 2 rows and more rows than variables (with n <= d, issue 36,
 #    the held-out choice swings between discounts from one draw of the folds
 #    to the next; the extended BIC does not);
-# 6. otherwise the extended BIC with `gamma`, made for many variables.
+# 6. otherwise the extended BIC with `gamma`, made for many variables (with
+#    no mask in calm() above refine_control(order_all_pairs) variables, a
+#    first fit's penalty: see refine_at_penalty()).
 resolve_penalty <- function(discount, n, d, x = NULL, mask = NULL, grid = NULL, folds = 5L,
                             fixed = NULL, population = NULL, ebic = FALSE, gamma = 0.75,
                             exact_limit = 14L, call = parent.frame()) {
@@ -294,11 +328,12 @@ refine_penalty_record <- function(ctrl, n, d, x, mask, call) {
 # The pairs the selection's BOSS runs may join: all pairs when the
 # moral graph was estimated (as the refinement's BOSS, up to
 # refine_control(order_all_pairs) variables), the fit's mask otherwise (a given moral
-# graph, knowledge). NULL, for the extended BIC instead, above that many
-# variables with an estimated moral graph: searches inside it found worse
-# graphs in the folds and chose too small a discount (1000 variables, n =
-# 2000: 2.5 against 4 over all pairs, and the fit's SHD 129 against 0),
-# while a selection over all pairs there had not finished after 11 minutes.
+# graph, knowledge). NULL above that many variables with an estimated moral
+# graph: searches inside it found worse graphs in the folds and chose too
+# small a discount (1000 variables, n = 2000: 2.5 against 4 over all pairs,
+# and the fit's SHD 129 against 0), while a selection over all pairs there
+# had not finished after 11 minutes. calm() then fits at the extended BIC
+# first and chooses the discount in that fit's order (R/penalty-in-order.R).
 selection_mask <- function(mask, mo, kn, ctrl) {
   d <- ncol(mask)
   if (mo[["source"]] == "iamb" && is.null(kn)) {

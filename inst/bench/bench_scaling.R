@@ -12,7 +12,9 @@
 # default 1,4; methods: comma-separated subset of default, paper
 # (refine = "none"), long (the refinement after the long schedule, calm's
 # default before the short one), full (the default with its continuous phase
-# in full, calm_control(continuous = "always")), inside (the default without
+# in full, calm_control(continuous = "always")), ebic (the default at the
+# extended BIC's penalty, refine_control(penalty = "ebic"): the default above
+# 250 variables before the penalty was chosen in order), inside (the default without
 # the search over all pairs above 250 variables,
 # refine_control(order_wide_starts = 0)), grow05 (BOSS's starts also at grow
 # ratio 0.5, refine_control(grow_ratio = 0.5)), boss, boss3 and boss4 (BOSS at
@@ -47,6 +49,7 @@ fit <- switch(m,
   default1 = calm(sem$x, control = calm_control(threads = 1), verbose = FALSE),
   paper = calm(sem$x, refine = "none", split_components = FALSE, verbose = FALSE),
   long = calm(sem$x, schedule = "long", verbose = FALSE),
+  ebic = calm(sem$x, refine = refine_control(penalty = "ebic"), verbose = FALSE),
   boss = boss(sem$x),
   boss3 = boss(sem$x, penalty_discount = 3),
   boss4 = boss(sem$x, penalty_discount = 4),
@@ -66,9 +69,18 @@ cont <- if (is.data.frame(fit$components)) sum(fit$components$seconds) else
 ref <- if (is.list(fit$refine)) fit$refine$seconds else NA
 st <- readLines("/proc/self/status")
 hwm <- as.numeric(sub("[^0-9]*([0-9]+).*", "\\\\1", grep("^VmHWM", st, value = TRUE))) / 1024
-cat(sprintf("RESULT shd=%d;true=%d;seconds=%.2f;steps=%s;rounds=%s;continuous=%.2f;refine=%.2f;peak_mb=%.0f\\n",
+disc <- if (is.null(fit$penalty$discount)) NA else fit$penalty$discount
+# a choice in order (above 250 variables): how far the discount of the
+# first fit predicts behind the best, in standard errors
+pt <- fit$penalty$table
+fz <- if (is.null(fit$penalty$in_order)) NA else {
+  kk <- which(pt$discount == fit$penalty$in_order)
+  gap <- pt$heldout_loglik[kk] - max(pt$heldout_loglik)
+  if (gap == 0) 0 else gap / pt$se[kk]
+}
+cat(sprintf("RESULT shd=%d;true=%d;seconds=%.2f;steps=%s;rounds=%s;continuous=%.2f;refine=%.2f;peak_mb=%.0f;discount=%.4g;first_z=%.3g\\n",
             shd_cpdag(fit, sem$B), sum(sem$B != 0), secs, format(steps, scientific = FALSE),
-            rounds, cont, ref, hwm))
+            rounds, cont, ref, hwm, disc, fz))
 '
 script <- tempfile(fileext = ".R")
 writeLines(child, script)
@@ -87,10 +99,10 @@ for (k in ks) for (d in ds) for (r in seq_len(graphs)) for (m in methods) {
   row <- data.frame(d = d, k = k, n = a$n, seed = seed, method = m, t(v))
   row$us_per_step <- 1e6 * row$continuous / row$steps
   rows[[length(rows) + 1]] <- row
-  cat(sprintf("d %4d ER%g seed %d %-7s SHD %4d (%4d true) %7.1f s  steps %9s rounds %3s  %6.1f us/step  refine %6.1f s  peak %5.0f MB\n",
+  cat(sprintf("d %4d ER%g seed %d %-7s SHD %4d (%4d true) %7.1f s  steps %9s rounds %3s  %6.1f us/step  refine %6.1f s  peak %5.0f MB  discount %s\n",
               d, k, seed, m, as.integer(v[["shd"]]), as.integer(v[["true"]]), v[["seconds"]],
               format(v[["steps"]], big.mark = ","), v[["rounds"]], row$us_per_step, v[["refine"]],
-              v[["peak_mb"]]))
+              v[["peak_mb"]], format(v["discount"], digits = 3)))
   res_df <- do.call(rbind, rows)
   attr(res_df, "info") <- list(date = format(Sys.Date()), R = R.version.string,
                                command = bench_command())

@@ -449,8 +449,9 @@ test_that("above order_all_pairs variables, BOSS over all pairs from the masked 
   sem <- simulate_sem(40, k = 2, n = 300)
   fit_with <- function(w) {
     set.seed(1)
+    # one penalty for both (the extended BIC), so that their scores compare
     calm(sem$x, verbose = FALSE,
-         refine = refine_control(order_all_pairs = 10, order_wide_starts = w))
+         refine = refine_control(order_all_pairs = 10, order_wide_starts = w, penalty = "ebic"))
   }
   wide <- fit_with(5)
   inside <- fit_with(0)
