@@ -166,7 +166,7 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL,
                  format(signif(discount, 3)), paste(signif(table$discount, 3), collapse = ", "),
                  if (isTRUE(splits > 1)) paste(splits, "x ") else "", folds,
                  if (is.null(in_order)) "" else
-                   sprintf(" of the graphs in the order of a first fit at the extended BIC's %.3g",
+                   sprintf(" of the graphs in the order of a first fit at discount %.3g, the extended BIC",
                            in_order)),
     fixed = sprintf("BIC, discount %g", discount),
     ebic = sprintf("extended BIC (BIC discount %.3g)", discount),
