@@ -37,23 +37,21 @@ inform_refine <- function(record, d = NULL, ctrl = NULL) {
 }
 
 # The penalty of the refinement and the refined runs: the penalty chosen by
-# refine_penalty_record() before the refinement, or, where
-# order_selection_applies(), chosen in the order of the refined graph after a
+# refine_penalty_record() before the refinement, or, where that was only
+# provisional (resolve_penalty()), chosen in the order of the refined graph after a
 # first refinement at the extended BIC (R/penalty-in-order.R). When that
 # choice differs, the runs are refined again at it from their refined
 # graphs (refine_again()). Returns the runs and the penalty record.
 refine_at_penalty <- function(p, runs, verbose, call) {
-  sel_mask <- selection_mask(p$mask, p$mo, p$kn, p$ctrl)
-  pen <- refine_penalty_record(p$ctrl, p$n, ncol(p$sigma), p$x_used, sel_mask, call = call)
+  pen <- refine_penalty_record(p$ctrl, p$n, ncol(p$sigma), p$x_used,
+                               selection_mask(p$mask, p$mo, p$kn, p$ctrl), call = call)
   runs <- refine_runs(runs, p$sigma, p$mo, pen[["lambda"]], p$ctrl, p$n, p$kn, verbose)
-  if (!order_selection_applies(p, pen, sel_mask)) return(list(runs = runs, penalty = pen))
-  t0 <- proc.time()[["elapsed"]]
+  if (!isTRUE(pen[["provisional"]])) return(list(runs = runs, penalty = pen))
   best <- runs[[which.min(vapply(runs, `[[`, numeric(1), "select_score"))]]
   order <- cpp_topological_order(best[["amat"]])
   folds <- min(p$ctrl[["penalty_folds"]], floor(p$n / 2))
   chosen <- select_discount_in_order(p$x_used, p$ctrl[["penalty_grid"]], folds, order,
                                      pen[["discount"]], call = call)
-  chosen$seconds <- proc.time()[["elapsed"]] - t0
   if (chosen[["discount"]] == pen[["discount"]]) {
     # the first fit's penalty stays, exactly as it was
     chosen[["lambda"]] <- pen[["lambda"]]

@@ -9,18 +9,10 @@
 # orders), scored on the held-out rows. One pass per variable and discount:
 # seconds where the searches took minutes.
 
-# Whether calm() chooses its penalty this way: `pen` is the extended BIC
-# that resolve_penalty() fell back to because selection_mask() gave no mask
-# (an estimated moral graph, no knowledge, more than order_all_pairs
-# variables), with penalty_discount = "cv", data and more rows than
-# variables (with n <= d the extended BIC stays, see resolve_penalty()).
-order_selection_applies <- function(p, pen, sel_mask) {
-  ctrl <- p$ctrl
-  is.null(sel_mask) && identical(pen$method, "ebic") &&
-    identical(ctrl$penalty_discount, "cv") && identical(ctrl$refine$penalty, "bic") &&
-    !is.null(p$x_used) && is.finite(p$n) && p$n > ncol(p$sigma) &&
-    min(ctrl$penalty_folds, floor(p$n / 2)) >= 2
-}
+# calm() chooses its penalty this way where resolve_penalty() could have
+# selected from the data but selection_mask() gave no mask (an estimated
+# moral graph, no knowledge, more than order_all_pairs variables): its
+# extended BIC record is then `provisional` (see refine_at_penalty()).
 
 # Chooses the discount from `grid` and the first fit's discount
 # `provisional` by `folds`-fold held-out log-likelihood (`splits` random

@@ -293,9 +293,10 @@ print.calm_penalty <- function(x, ...) {
 #    folds of 2 rows and more rows than variables (with n <= d, issue 36,
 #    the held-out choice swings between discounts from one draw of the folds
 #    to the next; the extended BIC does not);
-# 6. otherwise the extended BIC with `gamma`, made for many variables (with
-#    no mask in calm() above refine_control(order_all_pairs) variables, a
-#    first fit's penalty: see refine_at_penalty()).
+# 6. otherwise the extended BIC with `gamma`, made for many variables. Where
+#    only the mask was missing (calm() above refine_control(order_all_pairs)
+#    variables), the record is `provisional`: the first fit's penalty, the
+#    discount then chosen in its order (refine_at_penalty()).
 resolve_penalty <- function(discount, n, d, x = NULL, mask = NULL, grid = NULL, folds = 5L,
                             fixed = NULL, population = NULL, ebic = FALSE, gamma = 0.75,
                             exact_limit = 14L, call = parent.frame()) {
@@ -304,11 +305,14 @@ resolve_penalty <- function(discount, n, d, x = NULL, mask = NULL, grid = NULL, 
   if (!ebic && is.numeric(discount)) return(penalty_record("fixed", discount, bic_lambda(n, discount)))
   # small data: as many folds as have 2 rows each; below 4 rows the extended BIC
   folds <- min(folds, floor(n / 2))
-  if (!ebic && !is.null(x) && !is.null(mask) && folds >= 2 && n > d) {
+  selectable <- !ebic && !is.null(x) && folds >= 2 && n > d
+  if (selectable && !is.null(mask)) {
     return(select_discount(x, grid, folds, mask, exact_limit, call = call))
   }
   lam <- ebic_lambda(n, max(d, 2), gamma = gamma)
-  penalty_record("ebic", attr(lam, "discount"), as.numeric(lam))
+  rec <- penalty_record("ebic", attr(lam, "discount"), as.numeric(lam))
+  if (selectable) rec$provisional <- TRUE
+  rec
 }
 
 # The penalty of calm()'s refinement (calm_control(penalty_discount) and
