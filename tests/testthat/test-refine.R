@@ -440,6 +440,11 @@ test_that("the exact search runs when BOSS's starts disagree, and only then", {
   expect_true(any(grepl("exact search", capture.output(print(no_boss)))))
 })
 
+test_that("the search over all pairs replaces the masked search's graph only when it scores better by a log-likelihood unit", {
+  expect_equal(calm:::wide_min_gain(1000), 1 / 1000)
+  expect_equal(calm:::wide_min_gain(Inf), calm:::score_tol)
+})
+
 test_that("above order_all_pairs variables, BOSS over all pairs from the masked search's orders finds a better graph", {
   # a 40-variable ER2 graph, n = 300, with order_all_pairs = 10 standing in
   # for the 250-variable limit: inside the IAMB moral graph the order search
