@@ -112,7 +112,7 @@
 #'   apart by chance), `"cv"` falls back to the extended BIC
 #'   ([ebic_lambda()]), made for many variables. With more variables than
 #'   `refine_control(order_all_pairs)` and an estimated moral graph the
-#'   fit runs first at the extended BIC and the discount is then chosen
+#'   fit runs first at the extended BIC (`gamma = 1`) and the discount is then chosen
 #'   among the graphs in that fit's order (see [select_penalty()], "Many
 #'   variables"). The fit records the choice in `fit$penalty`.
 #' @param penalty_grid,penalty_folds The discounts `"cv"` chooses from

@@ -223,14 +223,19 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL,
 #' **Many variables.** Above `refine_control(order_all_pairs)` (250)
 #' variables with an estimated moral graph, [calm()] does not run this
 #' selection, whose searches over all pairs would cost several times the
-#' fit. It fits first at the extended BIC, then scores, on the same kind of
+#' fit. It fits first at the extended BIC with `gamma = 1` (a discount of
+#' about 4.6 at 500 variables and n = 1000; `refine_control(gamma)`), then
+#' scores, on the same kind of
 #' folds, the graph of each discount in the order of that fit (each
 #' variable's best parents among those before it; no search over orders),
 #' with the first fit's discount among the candidates. That discount stays
 #' unless another predicts the held-out rows better by more than two
 #' standard errors; otherwise the rule above chooses, and the refinement
 #' runs again at the chosen discount from the first fit's graph. The fit's
-#' `penalty$in_order` holds the first fit's discount.
+#' `penalty$in_order` holds the first fit's discount. The held-out rows can
+#' move the discount down where effects are weak, but hardly up (a few weak
+#' false edges cost little prediction), so the first fit starts on the
+#' strict side.
 #'
 #' @param x Data: a numeric matrix or data frame, one column per variable
 #'   (complete rows).
@@ -296,7 +301,8 @@ print.calm_penalty <- function(x, ...) {
 # 6. otherwise the extended BIC with `gamma`, made for many variables. Where
 #    only the mask was missing (calm() above refine_control(order_all_pairs)
 #    variables), the record is `provisional`: the first fit's penalty, the
-#    discount then chosen in its order (refine_at_penalty()).
+#    discount then chosen in its order (refine_at_penalty()). `gamma = "auto"`
+#    (calm()'s default) is PROVISIONAL_GAMMA there and 0.75 elsewhere.
 resolve_penalty <- function(discount, n, d, x = NULL, mask = NULL, grid = NULL, folds = 5L,
                             fixed = NULL, population = NULL, ebic = FALSE, gamma = 0.75,
                             exact_limit = 14L, call = parent.frame()) {
@@ -309,6 +315,7 @@ resolve_penalty <- function(discount, n, d, x = NULL, mask = NULL, grid = NULL, 
   if (selectable && !is.null(mask)) {
     return(select_discount(x, grid, folds, mask, exact_limit, call = call))
   }
+  if (identical(gamma, "auto")) gamma <- if (selectable) PROVISIONAL_GAMMA else 0.75
   lam <- ebic_lambda(n, max(d, 2), gamma = gamma)
   rec <- penalty_record("ebic", attr(lam, "discount"), as.numeric(lam))
   if (selectable) rec$provisional <- TRUE

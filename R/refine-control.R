@@ -24,8 +24,11 @@
 #'   [ebic_lambda()] with `gamma`), `"lambda1"` (the continuous phase's own
 #'   penalty) or a number (per edge and per sample). A population covariance
 #'   (`n = Inf`) is scored with `lambda1`.
-#' @param gamma The extended BIC's `gamma` (default 0.75), used with
-#'   `penalty = "ebic"`.
+#' @param gamma The extended BIC's `gamma`, used with `penalty = "ebic"`,
+#'   with fewer observations than variables, and for the first fit above
+#'   `order_all_pairs` variables (see `penalty_discount` in [calm_control()]).
+#'   `"auto"` (default): 1 for that first fit, whose discount the held-out
+#'   choice may then lower, and 0.75 everywhere else.
 #' @param forward Also make forward (edge insertion) moves of GES inside the
 #'   moral graph: `TRUE`, `FALSE` or `"auto"` (default: `TRUE` for a
 #'   population covariance, `FALSE` for data).
@@ -119,7 +122,7 @@
 #' refine_control(kicks = 0, exact_max_d = 0)
 #' calm_control(refine = refine_control(order_starts = 20))
 #' @export
-refine_control <- function(penalty = "bic", gamma = 0.75, forward = "auto", max_moves = 10000,
+refine_control <- function(penalty = "bic", gamma = "auto", forward = "auto", max_moves = 10000,
                            empty_start = TRUE, order = TRUE, order_starts = 10,
                            order_all_pairs = 250, order_free_starts = TRUE, order_wide_starts = 5,
                            exact_limit = 14,
@@ -147,7 +150,8 @@ refine_fields <- function() {
 check_refine_settings <- function(x, call) {
   list(
     penalty = check_refine_penalty(x$penalty, arg = "penalty", call = call),
-    gamma = check_number(x$gamma, "gamma", lower = 0, call = call),
+    gamma = if (identical(x$gamma, "auto")) "auto" else
+      check_number(x$gamma, "gamma", lower = 0, call = call),
     forward = if (identical(x$forward, "auto")) "auto" else
       check_flag(x$forward, "forward", call = call),
     max_moves = check_count(x$max_moves, "max_moves", min = 0, max = 1e9, call = call),

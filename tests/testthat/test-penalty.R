@@ -118,7 +118,8 @@ test_that("above order_all_pairs variables with an estimated moral graph the pen
   # the limit lowered below d stands in for a large problem
   set.seed(3)
   big <- calm(sem$x, refine = refine_control(order_all_pairs = 5), verbose = FALSE)
-  first <- attr(ebic_lambda(300, 8), "discount")
+  # the first fit: the extended BIC at gamma 1 (refine_control(gamma = "auto"))
+  first <- attr(ebic_lambda(300, 8, gamma = 1), "discount")
   expect_identical(big$penalty$method, "cv")
   expect_equal(big$penalty$in_order, first)
   # the candidates: the grid and the first fit's discount
@@ -128,7 +129,7 @@ test_that("above order_all_pairs variables with an estimated moral graph the pen
   expect_match(big$penalty$label, "in the order of a first fit at discount [0-9.]+, the extended BIC")
   # the first fit's penalty stays exactly, or the chosen discount's BIC
   expect_equal(big$penalty$lambda,
-               if (big$penalty$discount == first) as.numeric(ebic_lambda(300, 8)) else
+               if (big$penalty$discount == first) as.numeric(ebic_lambda(300, 8, gamma = 1)) else
                  bic_lambda(300, big$penalty$discount))
   expect_equal(big$refine$lambda, big$penalty$lambda)
   # set.seed() reproduces the choice and the graph
@@ -136,13 +137,19 @@ test_that("above order_all_pairs variables with an estimated moral graph the pen
   again <- calm(sem$x, refine = refine_control(order_all_pairs = 5), verbose = FALSE)
   expect_identical(again$penalty$table, big$penalty$table)
   expect_identical(as_amat(again), as_amat(big))
-  # the extended BIC when asked for, and with no more rows than variables
+  # a gamma the user gives is the first fit's
+  set.seed(3)
+  g75 <- calm(sem$x, refine = refine_control(order_all_pairs = 5, gamma = 0.75), verbose = FALSE)
+  expect_equal(g75$penalty$in_order, attr(ebic_lambda(300, 8), "discount"))
+  # the extended BIC when asked for, and with no more rows than variables:
+  # gamma 0.75 under "auto"
   asked <- calm(sem$x, refine = refine_control(order_all_pairs = 5, penalty = "ebic"),
                 verbose = FALSE)
   expect_identical(asked$penalty$method, "ebic")
   expect_equal(asked$penalty$lambda, as.numeric(ebic_lambda(300, 8)))
   few <- calm(sem$x[1:8, ], refine = refine_control(order_all_pairs = 5), verbose = FALSE)
   expect_identical(few$penalty$method, "ebic")
+  expect_equal(few$penalty$lambda, as.numeric(ebic_lambda(8, 8)))
   expect_identical(calm(sem$x, verbose = FALSE)$penalty$method, "cv")
   expect_null(calm(sem$x, verbose = FALSE)$penalty$in_order)
   # a moral graph the user gives is searched inside, at any size
@@ -210,7 +217,7 @@ test_that("where the choice in order moves the discount, the refinement runs aga
   set.seed(2)
   fit <- calm(sem$x, refine = ctl(), verbose = FALSE)
   set.seed(2)
-  first <- calm(sem$x, refine = ctl(penalty = "ebic"), verbose = FALSE)
+  first <- calm(sem$x, refine = ctl(penalty = "ebic", gamma = 1), verbose = FALSE)
   pen <- fit$penalty
   expect_lt(pen$discount, pen$in_order)
   expect_equal(pen$lambda, bic_lambda(500, pen$discount))
