@@ -1,8 +1,9 @@
 # The penalty above 250 variables (issue 48): calm()'s default, which chooses
 # the discount by held-out log-likelihood of the graphs in the order of a
-# first fit at the extended BIC, against that first fit alone (the default
-# before, refine_control(penalty = "ebic")) and boss() at fixed discounts 2,
-# 3 and 4, all on the same data. Data: the realistic benchmark's kinds
+# first fit at the extended BIC, against calm at the extended BIC alone
+# (method ebic: refine_control(penalty = "ebic"), gamma 0.75; the default
+# before the choice, and its first fit until that moved to gamma 1) and
+# boss() at fixed discounts 2, 3 and 4, all on the same data. Data: the realistic benchmark's kinds
 # (realistic_data.R: er, sf, hub, mixed; weak effects, raw scales) or
 # "paper1" (simulate_sem() at k = 1, the paper's ER1 graphs, standardized as
 # the scaling benchmark draws them).
