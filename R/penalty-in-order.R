@@ -27,7 +27,7 @@ select_discount_in_order <- function(x, grid, folds, order, provisional,
                                      keep_se = ORDER_SELECTION_KEEP_SE, call = parent.frame()) {
   n <- nrow(x)
   d <- ncol(x)
-  x <- sweep(x, 2L, apply(abs(x), 2L, max), `/`)
+  x <- selection_scale(x)
   grid <- sort(unique(c(grid, provisional)), decreasing = TRUE)
   all_pairs <- matrix(1, d, d) - diag(d)
   fold_ids <- lapply(seq_len(splits), function(s) draw_folds(n, folds, call))
@@ -71,12 +71,10 @@ PROVISIONAL_GAMMA <- 1
 # Gaussian log-likelihood summed over the rows of `test`. (No exact parent
 # tables: above 250 variables every variable has too many candidates.)
 in_order_path <- function(train, test, grid, mask, order) {
-  n <- nrow(train)
-  s <- stats::cov(train) * (n - 1) / n
-  mu <- colMeans(train)
+  m <- fold_moments(train)
   options <- list(max_sweeps = 0L, tol = score_tol, exact_limit = 0L, grow_ratio = 1)
   vapply(grid, function(k) {
-    r <- cpp_order_local_search(s, mask, bic_lambda(n, k), order, options)
-    heldout_loglik(r$dag, s, mu, test)
+    r <- cpp_order_local_search(m$s, mask, bic_lambda(m$n, k), order, options)
+    heldout_loglik(r$dag, m$s, m$mu, test)
   }, numeric(1))
 }

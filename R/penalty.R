@@ -61,16 +61,26 @@ heldout_loglik <- function(dag, s, mu, test) {
 # `starts` (drawn by fold_tasks()), each later one from the order found at
 # the previous discount, scored on the held-out rows.
 fold_path <- function(train, test, grid, mask, exact_limit, starts) {
-  n <- nrow(train)
-  s <- stats::cov(train) * (n - 1) / n
-  mu <- colMeans(train)
+  m <- fold_moments(train)
   vapply(grid, function(k) {
-    r <- boss_search(s, mask, bic_lambda(n, k), starts, order_search_max_sweeps, exact_limit,
-                     TRUE, 1, max_parents = max_parents_for(n))
+    r <- boss_search(m$s, mask, bic_lambda(m$n, k), starts, order_search_max_sweeps, exact_limit,
+                     TRUE, 1, max_parents = max_parents_for(m$n))
     starts <<- matrix(r$order, ncol = 1L)
-    heldout_loglik(r$dag, s, mu, test)
+    heldout_loglik(r$dag, m$s, m$mu, test)
   }, numeric(1))
 }
+
+# What a fold's searches and held-out scores use of its training rows: their
+# number `n`, covariance `s` (divisor n) and means `mu`.
+fold_moments <- function(train) {
+  n <- nrow(train)
+  list(n = n, s = stats::cov(train) * (n - 1) / n, mu = colMeans(train))
+}
+
+# The data of a selection, each column divided by its largest absolute value:
+# the score does not depend on the variables' scales, and rescaled, the
+# covariances of data on extreme scales neither over- nor underflow.
+selection_scale <- function(x) sweep(x, 2L, apply(abs(x), 2L, max), `/`)
 
 # The tasks of the selection, all drawn here from R's RNG before any runs,
 # so that set.seed() gives the same tasks whatever the future plan: for each
@@ -114,9 +124,7 @@ select_discount <- function(x, grid, folds, mask, exact_limit = 14L, call = pare
                             fold_arg = "penalty_folds", splits = SELECTION_SPLITS,
                             tie_se = SELECTION_TIE_SE) {
   n <- nrow(x)
-  # the score does not depend on the variables' scales; rescaled, the
-  # covariances of data on extreme scales neither over- nor underflow
-  x <- sweep(x, 2L, apply(abs(x), 2L, max), `/`)
+  x <- selection_scale(x)
   storage.mode(mask) <- "double"
   tasks <- fold_tasks(n, ncol(x), folds, splits, call, fold_arg)
   # the folds are independent: through the future plan (one task per fold),
