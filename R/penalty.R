@@ -74,7 +74,12 @@ fold_path <- function(train, test, grid, mask, exact_limit, starts) {
 # number `n`, covariance `s` (divisor n) and means `mu`.
 fold_moments <- function(train) {
   n <- nrow(train)
-  list(n = n, s = stats::cov(train) * (n - 1) / n, mu = colMeans(train))
+  storage.mode(train) <- "double"
+  # calm's own covariance (C++, divisor n): stats::cov() took 12 of the 155
+  # seconds of a fit at d = 1000
+  s <- cpp_data_covariance(train)[["cov"]]
+  dimnames(s) <- list(colnames(train), colnames(train))
+  list(n = n, s = s, mu = colMeans(train))
 }
 
 # The data of a selection, each column divided by its largest absolute value:

@@ -229,16 +229,23 @@ int OrderSearch::best_position(int v, const std::vector<int>& order, const std::
   int lo = 0, hi = d - 1;
   for (int u : before_[v]) lo = std::max(lo, rpos_[u] + 1);
   for (int u : after_[v]) hi = std::min(hi, rpos_[u]);
+  // The total is constant between the positions where a candidate of v
+  // joins its predecessors (at rpos + 1) or a dependent stops following it
+  // (also at rpos + 1): only the first position of each such run, and `lo`,
+  // can be best, as the first position of the smallest total is chosen. So
+  // the cost grows with v's candidates and dependents, not with d.
+  events_.clear();
+  events_.push_back(lo);
+  for (int u : cv) events_.push_back(rpos_[u] + 1);
+  for (int w : dv) events_.push_back(rpos_[w] + 1);
+  std::sort(events_.begin(), events_.end());
+  events_.erase(std::unique(events_.begin(), events_.end()), events_.end());
   std::vector<char> vmask(cv.size(), 0);
   double best_delta = 0;
   int best_p = -1;
-  for (int p = 0; p <= d - 1; ++p) {
-    if (p > 0) {
-      const int u = reduced[p - 1];
-      for (std::size_t b = 0; b < cv.size(); ++b)
-        if (cv[b] == u) vmask[b] = 1;
-    }
+  for (int p : events_) {
     if (p < lo || p > hi) continue;
+    for (std::size_t b = 0; b < cv.size(); ++b) vmask[b] = rpos_[cv[b]] < p ? 1 : 0;
     double s = choosers_[v].best(vmask, nullptr);
     for (std::size_t b = 0; b < dv.size(); ++b)
       s += (rpos_[dv[b]] >= p) ? s_with[b] : s_without[b];

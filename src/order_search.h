@@ -113,6 +113,7 @@ class OrderSearch {
   int cache_clears_ = 0;
   std::vector<char> mask_;  // scratch of node_score()
   std::vector<int> rpos_;   // scratch of best_position(): positions in the order without v
+  std::vector<int> events_; // scratch of best_position(): positions where its total can change
 };
 
 // One start (an OrderSearch used once).
