@@ -58,10 +58,18 @@
 #'   `TRUE`); the result still keeps to the moral graph.
 #' @param order_wide_starts Above `order_all_pairs` variables, with a moral
 #'   graph estimated by IAMB, BOSS searches inside the moral graph and then
-#'   once more over every pair, from the best order found inside it and the
+#'   once more over every pair (above `all_pairs_max_d` variables, over the
+#'   pairs that share a neighbour in the moral graph), from the best order found inside it and the
 #'   final orders of its best-scoring starts: this many orders in all
 #'   (default 5; `0`: no search over every pair). The result is kept when it
 #'   scores better.
+#' @param all_pairs_max_d Up to this many variables (default 500), the steps
+#'   that look beyond a moral graph estimated by IAMB (GES from the empty
+#'   graph, BOSS beyond the moral graph, the minimum-risk step) consider every
+#'   pair; above it, only the pairs of the moral graph and those with a common
+#'   neighbour in it, so that their cost follows the moral graph's edges
+#'   rather than the square of the number of variables (`Inf`: every pair at
+#'   any size). The stage vignette gives the measurements.
 #' @param exact_limit Nodes with at most this many candidate parents
 #'   (default 14, at most 20) get exact best parent sets in BOSS;
 #'   others use grow-shrink trees (`boss(exact_limit = )`).
@@ -125,7 +133,7 @@
 refine_control <- function(penalty = "bic", gamma = "auto", forward = "auto", max_moves = 10000,
                            empty_start = TRUE, order = TRUE, order_starts = 10,
                            order_all_pairs = 250, order_free_starts = TRUE, order_wide_starts = 5,
-                           exact_limit = 14,
+                           all_pairs_max_d = 500, exact_limit = 14,
                            grow_ratio = "auto", kicks = 20, kick_size = 5, exact_max_d = 20,
                            risk_starts = 20, risk_temperature = 4, risk_max_d = 150, ...) {
   call <- environment()
@@ -140,8 +148,8 @@ print.calm_refine_control <- function(x, ...) print_control_table(x, "refine_con
 # refine_control()'s arguments, in the order the object stores them.
 refine_fields <- function() {
   c("penalty", "gamma", "forward", "max_moves", "order", "empty_start", "exact_max_d",
-    "order_all_pairs", "order_free_starts", "order_wide_starts", "order_starts", "exact_limit",
-    "grow_ratio",
+    "order_all_pairs", "order_free_starts", "order_wide_starts", "all_pairs_max_d", "order_starts",
+    "exact_limit", "grow_ratio",
     "kicks", "kick_size", "risk_starts", "risk_temperature", "risk_max_d")
 }
 
@@ -163,6 +171,8 @@ check_refine_settings <- function(x, call) {
     order_free_starts = check_flag(x$order_free_starts, "order_free_starts", call = call),
     order_wide_starts = check_count(x$order_wide_starts, "order_wide_starts", min = 0, max = 1e4,
                                     call = call),
+    all_pairs_max_d = if (identical(x$all_pairs_max_d, Inf)) Inf else
+      check_count(x$all_pairs_max_d, "all_pairs_max_d", min = 0, call = call),
     order_starts = check_count(x$order_starts, "order_starts", min = 1, max = 1e4, call = call),
     exact_limit = check_count(x$exact_limit, "exact_limit", min = 0, max = 20, call = call),
     grow_ratio = if (identical(x$grow_ratio, "auto")) "auto" else

@@ -1,5 +1,7 @@
 #include "ges_refine.h"
 
+#include "ges_update.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -117,16 +119,9 @@ void for_each_clique(const IntMatrix& g, const Set& required, const Set& pool, F
 }
 
 // The vertices y with g(x, y) = 1 (x -> y or x - y), for every x: the
-// searches below walk these lists instead of the matrix's rows.
+// searches below walk these lists (kept by CpdagUpdate) instead of the
+// matrix's rows.
 using OutLists = std::vector<Set>;
-OutLists out_lists(const IntMatrix& g) {
-  const int d = static_cast<int>(g.rows());
-  OutLists out(d);
-  for (int y = 0; y < d; ++y)
-    for (int x = 0; x < d; ++x)
-      if (edge(g, x, y)) out[x].push_back(y);
-  return out;
-}
 
 // Calls f(y) for every y with g(x, y) = 1, from the matrix or the lists.
 template <class F>
@@ -385,39 +380,50 @@ class InsertCache {
  public:
   InsertCache(int d, double tol) : lists_(d), fresh_(d, 0), tol_(tol) {}
 
-  GesMove best(const IntMatrix& g, LocalScore& score, const IntMatrix& allowed,
-               const Knowledge* k) {
+  // The move best_move() would choose: heads in the order of their best
+  // listed change (ties: smaller head first), each checked for its first
+  // valid insertion until no later head can beat the best found. `out`:
+  // the graph's OutLists.
+  GesMove best(const IntMatrix& g, const OutLists& out, LocalScore& score,
+               const IntMatrix& allowed, const Knowledge* k) {
     const int d = static_cast<int>(g.rows());
-    const OutLists out = out_lists(g);
-    GesMove best;
+    heads_.clear();
     for (int v = 0; v < d; ++v) {
       if (!fresh_[v]) {
         lists_[v] = insert_candidates(g, v, score, allowed, true, tol_);
         fresh_[v] = 1;
       }
+      if (!lists_[v].empty()) heads_.push_back(v);
+    }
+    std::sort(heads_.begin(), heads_.end(), [&](int a, int b) {
+      const double da = lists_[a].front().delta, db = lists_[b].front().delta;
+      return da < db || (da == db && a < b);
+    });
+    GesMove best;
+    for (int v : heads_) {
+      if (best.valid() && lists_[v].front().delta > best.delta) break;
       GesMove m = first_valid_insert(g, out, v, lists_[v], k);
-      if (m.valid() && (!best.valid() || m.delta < best.delta)) best = m;
+      if (m.valid() && (!best.valid() || m.delta < best.delta ||
+                        (m.delta == best.delta && m.v < best.v)))
+        best = m;
     }
     return best;
   }
 
-  // After a move from `before` to `after`: the heads at or next to a vertex
-  // whose edges changed are scored again.
-  void update(const IntMatrix& before, const IntMatrix& after) {
-    const int d = static_cast<int>(before.rows());
-    for (int w = 0; w < d; ++w) {
-      if ((before.row(w).array() == after.row(w).array()).all() &&
-          (before.col(w).array() == after.col(w).array()).all())
-        continue;
+  // After a move that changed the edges of the vertices `touched`: those
+  // and their neighbours (`adj`, adjacency lists after the move; a removed
+  // edge's ends are both touched) are scored again.
+  void update(const std::vector<int>& touched, const std::vector<Set>& adj) {
+    for (int w : touched) {
       fresh_[w] = 0;
-      for (int x = 0; x < d; ++x)
-        if (adjacent(before, w, x) || adjacent(after, w, x)) fresh_[x] = 0;
+      for (int x : adj[w]) fresh_[x] = 0;
     }
   }
 
  private:
   std::vector<std::vector<InsertCandidate>> lists_;
   std::vector<char> fresh_;
+  std::vector<int> heads_;
   double tol_;
 };
 
@@ -553,6 +559,9 @@ GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix&
   if (opt.turning) phases.push_back(GesMoveType::Turn);
   if (opt.forward) phases.push_back(GesMoveType::Insert);
   InsertCache inserts(static_cast<int>(g.rows()), opt.tol);
+  // each move's new class is computed on its component only (ges_update.h)
+  CpdagUpdate update(g);
+  std::vector<int> touched;
   bool moved_in_pass = true;
   while (moved_in_pass && static_cast<int>(res.moves.size()) < opt.max_moves) {
     moved_in_pass = false;
@@ -560,25 +569,28 @@ GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix&
       while (static_cast<int>(res.moves.size()) < opt.max_moves) {
         if (interrupt) interrupt();
         GesMove m = (type == GesMoveType::Insert && opt.cached_inserts)
-                        ? inserts.best(g, score, allowed, opt.knowledge)
+                        ? inserts.best(g, update.out_lists(), score, allowed, opt.knowledge)
                         : best_move(g, type, score, allowed, opt.tol, opt.knowledge);
         if (!m.valid()) break;
-        IntMatrix next;
-        if (!apply_move(g, m, next)) break;
-        // the class's own score decides (guards against an operator whose
-        // predicted change its result does not realise)
-        const double s = cpdag_score(next, score);
-        if (!(s < current - opt.tol)) break;
-        m.delta = s - current;
-        current = s;
-        if (opt.cached_inserts) inserts.update(g, next);
-        g = next;
+        // the class's own change of score decides (guards against an
+        // operator whose predicted change its result does not realise)
+        double change = 0;
+        if (!update.apply(g, m, score, &change, &touched)) break;
+        if (!(change < -opt.tol)) {
+          update.undo(g);
+          break;
+        }
+        m.delta = change;
+        current += change;
+        if (opt.cached_inserts) inserts.update(touched, update.adjacency());
         res.moves.push_back(m);
         moved_in_pass = true;
       }
     }
     if (phases.size() <= 1) break;
   }
+  // the total once more, summed over every vertex as at the start
+  if (!res.moves.empty()) current = cpdag_score(g, score);
   res.cpdag = g;
   res.score_after = current;
   return res;
