@@ -121,6 +121,10 @@ cpp_all_subset_scores <- function(cov, j, candidates, lambda, max_parents = -1L)
     .Call(`_calm_cpp_all_subset_scores`, cov, j, candidates, lambda, max_parents)
 }
 
+cpp_heldout_loglik <- function(dag, s, mu, test, floor) {
+    .Call(`_calm_cpp_heldout_loglik`, dag, s, mu, test, floor)
+}
+
 cpp_order_local_search <- function(cov, allowed, lambda, order, options) {
     .Call(`_calm_cpp_order_local_search`, cov, allowed, lambda, order, options)
 }

@@ -10,9 +10,9 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
                          restarts, verbose, dots, alpha, knowledge, na, seed, call) {
   if (identical(na, "omit")) na <- "complete"
   na <- match_choice(na, c("fail", "complete"), "na", call = call)
-  alpha <- check_number(alpha, "alpha", lower = 0, upper = 1, lower_open = TRUE,
-                        upper_open = TRUE, call = call)
   x <- complete_rows(x, na, call = call)
+  d0 <- if (!is.null(x)) NCOL(x) else if (!is.null(cov)) NCOL(cov) else NA
+  alpha <- moral_alpha(alpha, d0, call = call)
   check_flag(standardize, "standardize", call = call)
   gate <- match_choice(gate, c("gumbel", "stg", "tanh"), "gate", call = call)
   constraint <- match_choice(constraint, c("hard", "soft"), "constraint", call = call)
@@ -29,10 +29,11 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
   ctrl <- schedule_for_refine(resolve_control(control, dots, call = call), refine)
   seed <- check_seeds(seed, restarts, call = call)
   # the memory guard, before anything of size d x d is allocated
-  d0 <- if (!is.null(x)) NCOL(x) else if (!is.null(cov)) NCOL(cov) else NA
   check_fit_memory(d0, if (!is.null(x)) NROW(x) else 0, moral = moral, refine = refine,
                    ctrl = ctrl, call = call)
+  t0 <- proc.time()[["elapsed"]]
   cv <- resolve_covariance(x, cov, n, standardize, call = call, small_n = TRUE)
+  t1 <- proc.time()[["elapsed"]]
   sigma <- cv[["sigma"]]
   kn <- resolve_knowledge(knowledge, colnames(sigma), call = call)
   if (!is.null(kn) && gate == "tanh" && any(kn[["required"]] != 0)) {
@@ -41,6 +42,7 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
   }
   mo <- resolve_moral(moral, sigma, cv[["n"]], call = call, alpha = alpha, knowledge = kn,
                       correlation = standardize)
+  t2 <- proc.time()[["elapsed"]]
   mask <- knowledge_mask(mo[["mask"]], kn)
   cut <- continuous_cut(ctrl, refine, cv[["n"]], ncol(sigma))
   if (cut) ctrl <- cut_control(ctrl)
@@ -50,7 +52,18 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
   list(x = x, cov = cov, x_used = cv[["x"]], n = cv[["n"]], sigma = sigma, standardize = standardize,
        gate = gate, constraint = constraint, score = score, refine = refine, ctrl = ctrl,
        restarts = restarts, seeds = seeds, alpha = alpha, na = na, kn = kn, mo = mo, mask = mask,
-       cut = cut)
+       cut = cut, seconds = c(covariance = t1 - t0, moral = t2 - t1))
+}
+
+# calm(alpha): a level in (0, 1), or "auto", 0.01 up to MORAL_ALPHA_D
+# variables and MORAL_ALPHA_D / 100 / d above (see ?calm, `alpha`).
+MORAL_ALPHA_D <- 500
+moral_alpha <- function(alpha, d, call) {
+  if (identical(alpha, "auto")) {
+    return(if (is.na(d) || d <= MORAL_ALPHA_D) 0.01 else 0.01 * MORAL_ALPHA_D / d)
+  }
+  check_number(alpha, "alpha", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE,
+               call = call)
 }
 
 # bnlearn's `whitelist` and `blacklist`, given to calm() through `...`, as

@@ -43,22 +43,32 @@ inform_refine <- function(record, d = NULL, ctrl = NULL) {
 # choice differs, the runs are refined again at it from their refined
 # graphs (refine_again()). Returns the runs and the penalty record.
 refine_at_penalty <- function(p, runs, verbose, call) {
+  t0 <- proc.time()[["elapsed"]]
   pen <- refine_penalty_record(p$ctrl, p$n, ncol(p$sigma), p$x_used,
                                selection_mask(p$mask, p$mo, p$kn, p$ctrl), call = call)
+  t1 <- proc.time()[["elapsed"]]
   runs <- refine_runs(runs, p$sigma, p$mo, pen[["lambda"]], p$ctrl, p$n, p$kn, verbose)
-  if (!isTRUE(pen[["provisional"]])) return(list(runs = runs, penalty = pen))
+  t2 <- proc.time()[["elapsed"]]
+  seconds <- c(penalty = t1 - t0, refine = t2 - t1)
+  if (!isTRUE(pen[["provisional"]])) return(list(runs = runs, penalty = pen, seconds = seconds))
   best <- runs[[which.min(vapply(runs, `[[`, numeric(1), "select_score"))]]
   order <- cpp_topological_order(best[["amat"]])
   folds <- min(p$ctrl[["penalty_folds"]], floor(p$n / 2))
+  # the parents of the selection's graphs come from the pairs the
+  # refinement may join beyond the moral graph
+  pairs <- wide_pairs(p$mask, extend = TRUE, p$ctrl$refine$all_pairs_max_d)
   chosen <- select_discount_in_order(p$x_used, p$ctrl[["penalty_grid"]], folds, order,
-                                     pen[["discount"]], call = call)
+                                     pen[["discount"]], pairs = pairs, call = call)
+  t3 <- proc.time()[["elapsed"]]
+  seconds[["penalty"]] <- seconds[["penalty"]] + t3 - t2
   if (chosen[["discount"]] == pen[["discount"]]) {
     # the first fit's penalty stays, exactly as it was
     chosen[["lambda"]] <- pen[["lambda"]]
-    return(list(runs = runs, penalty = chosen))
+    return(list(runs = runs, penalty = chosen, seconds = seconds))
   }
   runs <- refine_again(runs, p, chosen[["lambda"]], verbose)
-  list(runs = runs, penalty = chosen)
+  seconds[["refine_again"]] <- proc.time()[["elapsed"]] - t3
+  list(runs = runs, penalty = chosen, seconds = seconds)
 }
 
 # The refinement once more, at the penalty `lambda`, from each run's refined

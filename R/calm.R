@@ -196,8 +196,15 @@
 #'   are accepted here too and read as
 #'   `knowledge = background_knowledge(required = whitelist, forbidden =
 #'   blacklist)`.
-#' @param alpha Significance level of IAMB's Fisher-z tests (default 0.01)
-#'   when the moral graph is estimated with IAMB ([estimate_moral_graph()]).
+#' @param alpha Significance level of IAMB's Fisher-z tests when the moral
+#'   graph is estimated with IAMB ([estimate_moral_graph()]): a number, or
+#'   `"auto"` (default), 0.01 up to 500 variables and `5 / d` above. Each
+#'   blanket is grown by testing every variable, so a fixed level admits
+#'   false members in proportion to `d`: at `d = 2000` (ER1, `n = 4000`) the
+#'   level 0.01 gave moral graphs with 32 neighbours a variable where the
+#'   true one has 3.4, and the search's cost follows those edges. `5 / d`
+#'   keeps the expected number of false members of a blanket at that of
+#'   500 variables.
 #' @param knowledge Background knowledge: required and forbidden directed
 #'   edges and tiers, from [background_knowledge()] (or a list of its
 #'   arguments). A forbidden entry is never free; a required one is always
@@ -263,7 +270,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                  gate = c("gumbel", "stg", "tanh"), constraint = c("hard", "soft"),
                  score = c("likelihood", "colide"), refine = c("ges", "none"),
                  control = calm_control(), restarts = 1, verbose = interactive(), ...,
-                 alpha = 0.01, knowledge = NULL, na = c("fail", "complete"), seed = NULL) {
+                 alpha = "auto", knowledge = NULL, na = c("fail", "complete"), seed = NULL) {
   cl <- match.call()
   env <- environment()
   if (missing(x)) x <- NULL
@@ -271,6 +278,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                     restarts, verbose, list(...), alpha, knowledge, na, seed, call = env)
   t0 <- proc.time()[["elapsed"]]
   runs <- run_restarts(p$seeds, p$sigma, p$mask, p$ctrl, p$gate, p$score, p$constraint, verbose)
+  p$seconds[["continuous"]] <- proc.time()[["elapsed"]] - t0
   # a cut continuous phase (calm_control(continuous)) is only the refinement's
   # start: its warnings would be about a graph nobody sees
   threshold_empty <- !p$cut && warn_threshold_empty(runs, p$ctrl, p$gate)
@@ -279,6 +287,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
     ref <- refine_at_penalty(p, runs, verbose, call = env)
     runs <- ref[["runs"]]
     pen <- ref[["penalty"]]
+    p$seconds <- c(p$seconds, ref[["seconds"]])
   }
   elapsed <- proc.time()[["elapsed"]] - t0
   wrap_calm_fit(p, runs, pen, threshold_empty, elapsed, call = cl)
@@ -307,7 +316,9 @@ wrap_calm_fit <- function(p, runs, pen, threshold_empty, elapsed, call) {
                  na_dropped = attr(p$x, "na_dropped"),
                  data_var = data_variances(p$x, p$cov, p$standardize),
                  data_mean = data_means(p$x),
-                 continuous = if (p$cut) "start" else "full")
+                 continuous = if (p$cut) "start" else "full",
+                 stages = data.frame(stage = names(p$seconds), seconds = unname(p$seconds),
+                                     stringsAsFactors = FALSE))
   )
 }
 

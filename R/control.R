@@ -136,8 +136,9 @@
 #'   the paper.
 #' @param continuous When the continuous optimization runs before the
 #'   refinement (`refine = "ges"`). `"auto"` (default): only with no more
-#'   observations than variables (`n <= d`); with more, it is cut to one
-#'   Adam step, whose graph is only the refinement's start. On 90 data sets
+#'   observations than variables (`n <= d`) and at most 1000 variables;
+#'   otherwise it is cut to one Adam step, whose graph is only the
+#'   refinement's start (above 1000 variables the full phase takes hours). On 90 data sets
 #'   with `n > d` (ER1 to ER4 graphs at 20 to 100 variables, scale-free,
 #'   hub and fitted networks) the refined graph was the same either way,
 #'   while the continuous phase took a median quarter of the fit's time,
@@ -334,9 +335,14 @@ control_r_fields <- c("penalty_discount", "penalty_grid", "penalty_folds", "refi
                       "split_components", "continuous")
 
 # Whether calm() cuts its continuous phase to one step (calm_control(continuous)):
-# with the refinement, "auto", and more observations than variables.
+# with the refinement, "auto", and more observations than variables, or
+# more than CONTINUOUS_MAX_D variables whatever n: there one Adam step costs
+# 0.14 to 0.29 s (d = 1000) and the phase takes thousands of them; at
+# d = 2000, n = 2000 it had given no graph after 25 minutes.
+CONTINUOUS_MAX_D <- 1000
 continuous_cut <- function(ctrl, refine, n, d) {
-  refine == "ges" && identical(ctrl[["continuous"]] %||% "auto", "auto") && is.finite(n) && n > d
+  refine == "ges" && identical(ctrl[["continuous"]] %||% "auto", "auto") && is.finite(n) &&
+    (n > d || d > CONTINUOUS_MAX_D)
 }
 
 # The control of a cut continuous phase: one round of one Adam step (what the

@@ -39,6 +39,12 @@ draw_folds <- function(n, folds, call, arg = "penalty_folds") {
 # node-wise regressions of `dag` (0/1, [i, j] for i -> j) fitted on the
 # covariance `s` and means `mu` of the training rows.
 heldout_loglik <- function(dag, s, mu, test) {
+  # above DATA_COV_CPP_D variables in C++ (the same sum, other rounding):
+  # this loop took most of the selection's time at d = 2000
+  if (ncol(s) > DATA_COV_CPP_D) {
+    storage.mode(dag) <- "double"
+    return(cpp_heldout_loglik(dag, s, as.double(mu), test, admissible_floor))
+  }
   centred <- sweep(test, 2L, mu)
   total <- 0
   for (j in seq_len(ncol(s))) {
@@ -73,13 +79,7 @@ fold_path <- function(train, test, grid, mask, exact_limit, starts) {
 # What a fold's searches and held-out scores use of its training rows: their
 # number `n`, covariance `s` (divisor n) and means `mu`.
 fold_moments <- function(train) {
-  n <- nrow(train)
-  storage.mode(train) <- "double"
-  # calm's own covariance (C++, divisor n): stats::cov() took 12 of the 155
-  # seconds of a fit at d = 1000
-  s <- cpp_data_covariance(train)[["cov"]]
-  dimnames(s) <- list(colnames(train), colnames(train))
-  list(n = n, s = s, mu = colMeans(train))
+  list(n = nrow(train), s = data_cov(train), mu = colMeans(train))
 }
 
 # The data of a selection, each column divided by its largest absolute value:

@@ -54,17 +54,34 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   ctx <- refine_context(sigma, mask, lambda, ctrl, n, extend, kn, forward)
   start <- cpp_dag_to_cpdag(dag)
   storage.mode(start) <- "double"
+  # each stage's seconds, in the record
+  last <- t0
+  clock <- numeric()
+  lap <- function(stage) {
+    now <- proc.time()[["elapsed"]]
+    clock[[stage]] <<- now - last
+    last <<- now
+  }
   r <- refine_ges(ctx, start, ctx$allowed)
+  lap("ges_start")
   # what the stages pass on: the current class, its score, the moves made
   # and the pairs that may be adjacent (the stages may widen them)
   state <- list(cpdag = r$cpdag, score = r$score_after, moves = moves_frame(r$moves, ctx$nm),
                 allowed = ctx$allowed)
   if (isTRUE(ctrl$refine$empty_start)) state <- refine_from_empty(ctx, state)
+  lap("ges_empty")
   if (isTRUE(ctrl$refine$order)) state <- refine_by_order(ctx, state, dag)
+  lap("boss")
+  if (!is.null(state$wide_seconds)) {
+    clock[["boss_wide"]] <- state$wide_seconds
+    clock[["boss"]] <- clock[["boss"]] - state$wide_seconds
+  }
   exact_run <- ctx$d <= ctrl$refine$exact_max_d && exact_pays(state)
   if (exact_run) state <- refine_exact(ctx, state)
+  lap("exact")
   score_best <- state$score
   state <- refine_min_risk(ctx, state)
+  lap("min_risk")
   nm <- ctx$nm
   cpdag <- set_node_names(state$cpdag, nm)
   # keep the DAG when the class did not change, so that the refined fit of
@@ -75,7 +92,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
                  score_before = r$score_before, score_after = state$score,
                  score_best = score_best, exact_run = exact_run, moves = state$moves,
                  mask = set_node_names(state$allowed, nm),
-                 seconds = proc.time()[["elapsed"]] - t0)
+                 seconds = proc.time()[["elapsed"]] - t0, stage_seconds = clock)
   if (!is.null(kn)) {
     record <- append(record, list(knowledge = TRUE), after = match("mask", names(record)))
   }
@@ -199,7 +216,11 @@ refine_by_order <- function(ctx, state, dag) {
   state$order_agreement <- start_agreement(os)
   state$risk_pool <- os$risk_pool
   wide <- ctx$extend && !all_pairs && ctrl$refine$order_wide_starts > 0
-  if (wide) os <- refine_order_beyond_mask(ctx, os)
+  if (wide) {
+    t0 <- proc.time()[["elapsed"]]
+    os <- refine_order_beyond_mask(ctx, os)
+    state$wide_seconds <- proc.time()[["elapsed"]] - t0
+  }
   if (all_pairs || wide) state$allowed <- pmax(state$allowed, os$dag, t(os$dag))
   if (os$score < state$score - score_tol) {
     r2 <- refine_ges(ctx, os$cpdag, state$allowed)

@@ -422,6 +422,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_heldout_loglik
+double cpp_heldout_loglik(const Eigen::Map<Eigen::MatrixXd> dag, const Eigen::Map<Eigen::MatrixXd> s, const Eigen::Map<Eigen::VectorXd> mu, const Eigen::Map<Eigen::MatrixXd> test, double floor);
+RcppExport SEXP _calm_cpp_heldout_loglik(SEXP dagSEXP, SEXP sSEXP, SEXP muSEXP, SEXP testSEXP, SEXP floorSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type dag(dagSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type s(sSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::VectorXd> >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type test(testSEXP);
+    Rcpp::traits::input_parameter< double >::type floor(floorSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_heldout_loglik(dag, s, mu, test, floor));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_order_local_search
 Rcpp::List cpp_order_local_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerVector order, Rcpp::List options);
 RcppExport SEXP _calm_cpp_order_local_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP orderSEXP, SEXP optionsSEXP) {
@@ -468,6 +482,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_knowledge_extension", (DL_FUNC) &_calm_cpp_knowledge_extension, 3},
     {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 4},
     {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 5},
+    {"_calm_cpp_heldout_loglik", (DL_FUNC) &_calm_cpp_heldout_loglik, 5},
     {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 5},
     {NULL, NULL, 0}
 };

@@ -2,6 +2,7 @@
 // R (R/score.R); exceptions become R errors through Rcpp.
 #include "calm_types.h"
 
+#include "heldout.h"
 #include "local_score.h"
 #include "rcpp_glue.h"
 
@@ -34,4 +35,14 @@ Rcpp::NumericVector cpp_all_subset_scores(const Eigen::Map<Eigen::MatrixXd> cov,
   calm::LocalScore score(cov, lambda, max_parents);
   std::vector<double> out = score.all_subset_scores(j - 1, calm_glue::zero_based(candidates));
   return Rcpp::NumericVector(out.begin(), out.end());
+}
+
+// The held-out log-likelihood of `dag` fitted on covariance `s` with means
+// `mu`, summed over the rows of `test` (src/heldout.h).
+// [[Rcpp::export(rng = false)]]
+double cpp_heldout_loglik(const Eigen::Map<Eigen::MatrixXd> dag,
+                          const Eigen::Map<Eigen::MatrixXd> s,
+                          const Eigen::Map<Eigen::VectorXd> mu,
+                          const Eigen::Map<Eigen::MatrixXd> test, double floor) {
+  return calm::heldout_loglik(calm_glue::nonzero(dag), s, mu, test, floor);
 }

@@ -185,12 +185,49 @@ test_that("the selection in a given order scores each discount's graph in that o
                                        truth_order, list(max_sweeps = 0L, tol = 1e-10,
                                                          exact_limit = 0L, grow_ratio = 1))$dag
   by_hand <- calm:::heldout_loglik(dag, s, colMeans(train), xs[test, ]) / length(test)
-  path <- calm:::in_order_path(train, xs[test, ], c(4, 2), matrix(1, 12, 12) - diag(12),
+  path <- calm:::in_order_path(calm:::fold_moments(train), xs[test, ], c(4, 2),
+                               matrix(1, 12, 12) - diag(12),
                                truth_order) / length(test)
   expect_equal(path[2], by_hand)
   # in the true order with strong effects the DAG at a large discount is the
   # true one, and the choice is not the smallest discount
   expect_gt(pen$discount, 1.5)
+})
+
+test_that("the training moments from one pass equal each fold's own moments", {
+  set.seed(8)
+  x <- matrix(rnorm(300 * 6), 300, 6) %*% matrix(runif(36), 6) + rep(1:6 * 10, each = 300)
+  colnames(x) <- paste0("V", 1:6)
+  fold <- sample(rep_len(1:3, 300))
+  ms <- calm:::training_moments(x, fold, 3L)
+  for (f in 1:3) {
+    own <- calm:::fold_moments(x[fold != f, ])
+    expect_identical(ms[[f]]$n, own$n)
+    expect_equal(ms[[f]]$mu, own$mu, tolerance = 1e-12)
+    expect_equal(ms[[f]]$s, own$s, tolerance = 1e-10)
+  }
+})
+
+test_that("the held-out log-likelihood in C++ equals R's", {
+  set.seed(9)
+  sem <- simulate_sem(8, k = 2, n = 200)
+  x <- sem$x
+  train <- x[1:150, ]
+  m <- calm:::fold_moments(train)
+  dag <- (sem$B != 0) * 1
+  r_side <- calm:::heldout_loglik(dag, m$s, m$mu, x[151:200, ])
+  cpp <- calm:::cpp_heldout_loglik(dag, m$s, m$mu, x[151:200, ], calm:::admissible_floor)
+  expect_equal(cpp, r_side, tolerance = 1e-10)
+  # a duplicated parent (singular parent covariance): the dependent copy
+  # gets weight 0, as R's pivoted QR gives it
+  x2 <- cbind(x, x[, 1])
+  colnames(x2) <- c(colnames(x), "copy")
+  m2 <- calm:::fold_moments(x2[1:150, ])
+  dag2 <- matrix(0, 9, 9)
+  dag2[c(1, 9), 2] <- 1
+  r2 <- calm:::heldout_loglik(dag2, m2$s, m2$mu, x2[151:200, ])
+  c2 <- calm:::cpp_heldout_loglik(dag2, m2$s, m2$mu, x2[151:200, ], calm:::admissible_floor)
+  expect_equal(c2, r2, tolerance = 1e-8)
 })
 
 test_that("the selection's rule keeps a given discount wherever it is tied with the best", {
