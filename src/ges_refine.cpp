@@ -299,6 +299,32 @@ GesMove best_insert(const IntMatrix& g, int v, LocalScore& score, const IntMatri
   return first_valid_insert(g, g, v, insert_candidates(g, v, score, allowed, false, 0), k);
 }
 
+namespace {
+
+// best_delete() with v's neighbours and parents and u's adjacent vertices
+// read from the adjacency lists `adj` (sorted, as the matrix scans give
+// them) instead of rows of the matrix.
+GesMove best_delete_listed(const IntMatrix& g, const std::vector<Set>& adj, int v,
+                           LocalScore& score, const Knowledge* k) {
+  GesMove best;
+  Set ne, pa;
+  for (int i : adj[v]) {
+    if (edge(g, i, v) && edge(g, v, i)) ne.push_back(i);
+    else if (edge(g, i, v)) pa.push_back(i);
+  }
+  for (int u : set_union(ne, pa)) {
+    const Set N = set_inter(ne, adj[u]);
+    for_each_clique(g, Set{}, N, [&](const Set& C) {
+      const Set base = without(set_union(C, pa), u);
+      const double delta = score.local(v, base) - score.local(v, with(base, u));
+      keep_better(best, GesMoveType::Delete, u, v, C, delta, g, k);
+    });
+  }
+  return best;
+}
+
+}  // namespace
+
 GesMove best_delete(const IntMatrix& g, int v, LocalScore& score, const Knowledge* k) {
   GesMove best;
   const Set ne = neighbours(g, v), pa = parents(g, v);
@@ -424,6 +450,46 @@ class InsertCache {
   std::vector<std::vector<InsertCandidate>> lists_;
   std::vector<char> fresh_;
   std::vector<int> heads_;
+  double tol_;
+};
+
+}  // namespace
+
+namespace {
+
+// The backward phase's bookkeeping, as InsertCache's: each vertex's best
+// deletion (best_delete()), kept until an edge at it or at one of its
+// neighbours changes. Without knowledge only: with it, whether a deletion is
+// admissible depends on the whole graph. The move chosen is best_move()'s.
+class DeleteCache {
+ public:
+  DeleteCache(int d, double tol) : best_(d), fresh_(d, 0), tol_(tol) {}
+
+  GesMove best(const IntMatrix& g, const std::vector<Set>& adj, LocalScore& score) {
+    const int d = static_cast<int>(g.rows());
+    GesMove out;
+    for (int v = 0; v < d; ++v) {
+      if (!fresh_[v]) {
+        best_[v] = best_delete_listed(g, adj, v, score, nullptr);
+        fresh_[v] = 1;
+      }
+      const GesMove& m = best_[v];
+      if (m.valid() && (!out.valid() || m.delta < out.delta)) out = m;
+    }
+    if (out.valid() && !(out.delta < -tol_)) out = GesMove();
+    return out;
+  }
+
+  void update(const std::vector<int>& touched, const std::vector<Set>& adj) {
+    for (int w : touched) {
+      fresh_[w] = 0;
+      for (int x : adj[w]) fresh_[x] = 0;
+    }
+  }
+
+ private:
+  std::vector<GesMove> best_;
+  std::vector<char> fresh_;
   double tol_;
 };
 
@@ -561,6 +627,8 @@ GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix&
   InsertCache inserts(static_cast<int>(g.rows()), opt.tol);
   // each move's new class is computed on its component only (ges_update.h)
   CpdagUpdate update(g);
+  const bool with_knowledge = opt.knowledge != nullptr && !opt.knowledge->empty();
+  DeleteCache deletes(static_cast<int>(g.rows()), opt.tol);
   std::vector<int> touched;
   bool moved_in_pass = true;
   while (moved_in_pass && static_cast<int>(res.moves.size()) < opt.max_moves) {
@@ -568,9 +636,14 @@ GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix&
     for (GesMoveType type : phases) {
       while (static_cast<int>(res.moves.size()) < opt.max_moves) {
         if (interrupt) interrupt();
-        GesMove m = (type == GesMoveType::Insert && opt.cached_inserts)
-                        ? inserts.best(g, update.out_lists(), score, allowed, opt.knowledge)
-                        : best_move(g, type, score, allowed, opt.tol, opt.knowledge);
+        GesMove m;
+        if (type == GesMoveType::Insert && opt.cached_inserts) {
+          m = inserts.best(g, update.out_lists(), score, allowed, opt.knowledge);
+        } else if (type == GesMoveType::Delete && !with_knowledge) {
+          m = deletes.best(g, update.adjacency(), score);
+        } else {
+          m = best_move(g, type, score, allowed, opt.tol, opt.knowledge);
+        }
         if (!m.valid()) break;
         // the class's own change of score decides (guards against an
         // operator whose predicted change its result does not realise)
@@ -583,6 +656,7 @@ GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix&
         m.delta = change;
         current += change;
         if (opt.cached_inserts) inserts.update(touched, update.adjacency());
+        deletes.update(touched, update.adjacency());
         res.moves.push_back(m);
         moved_in_pass = true;
       }
