@@ -31,8 +31,9 @@ select_discount_in_order <- function(x, grid, folds, order, provisional, pairs =
   grid <- sort(unique(c(grid, provisional)), decreasing = TRUE)
   all_pairs <- pairs %||% (matrix(1, d, d) - diag(d))
   fold_ids <- lapply(seq_len(splits), function(s) draw_folds(n, folds, call))
+  whole <- if (d > DATA_COV_CPP_D) list(mu = colMeans(x), gram = cpp_data_covariance(x)[["cov"]] * n)
   ll <- do.call(cbind, lapply(fold_ids, function(fold) {
-    gram <- if (d > DATA_COV_CPP_D) training_moments(x, fold, folds)
+    gram <- if (!is.null(whole)) training_moments(x, fold, folds, whole)
     vapply(seq_len(folds), function(f) {
       test <- which(fold == f)
       m <- if (is.null(gram)) fold_moments(x[-test, , drop = FALSE]) else gram[[f]]
@@ -68,15 +69,18 @@ ORDER_SELECTION_KEEP_SE <- 2
 PROVISIONAL_GAMMA <- 1
 
 # The training moments (fold_moments()) of each of the `folds` folds of
-# `fold` (the fold of each row of `x`), from the moments of all rows and of
-# each fold's held-out rows: one pass over the data for all folds instead of
+# `fold` (the fold of each row of `x`), from the moments of all rows
+# (`whole`: their means and centred cross-products) and of each fold's
+# held-out rows: one pass over the data for all folds instead of
 # one pass over four fifths of it per fold (at d = 2000, n = 4000, ten
 # training covariances took 15 s). Used above DATA_COV_CPP_D variables; the
 # same moments up to rounding.
-training_moments <- function(x, fold, folds) {
+training_moments <- function(x, fold, folds,
+                             whole = list(mu = colMeans(x),
+                                          gram = cpp_data_covariance(x)[["cov"]] * nrow(x))) {
   n <- nrow(x)
-  mu <- colMeans(x)
-  gram <- cpp_data_covariance(x)[["cov"]] * n
+  mu <- whole$mu
+  gram <- whole$gram
   lapply(seq_len(folds), function(f) {
     held <- x[fold == f, , drop = FALSE]
     nt <- nrow(held)

@@ -276,7 +276,12 @@ GesMove first_valid_insert(const IntMatrix& g, const G& walk, int v,
                            const std::vector<InsertCandidate>& list, const Knowledge* k) {
   GesMove m;
   if (list.empty()) return m;
-  const std::vector<char> forbidden = posterior(walk, children(g, v));
+  Set ch;  // v's children, from the walk's lists
+  for_each_out(walk, v, [&](int y) {
+    if (!edge(g, y, v)) ch.push_back(y);
+  });
+  std::sort(ch.begin(), ch.end());
+  const std::vector<char> forbidden = posterior(walk, ch);
   const std::vector<char> after_v = posterior(walk, Set{v});
   for (const InsertCandidate& c : list) {
     if (forbidden[c.u]) continue;

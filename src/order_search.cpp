@@ -304,6 +304,10 @@ OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, doubl
 
 void OrderSearch::bound_caches() {
   if (cache_budget_ == 0) return;
+  // summing the trees' bytes is O(d): done every kBoundEvery calls (the
+  // caches grow by a few trees' nodes a call; results do not depend on them)
+  constexpr int kBoundEvery = 64;
+  if (++bound_calls_ % kBoundEvery != 0) return;
   std::size_t used = score_.cache_bytes();
   for (const ParentChooser& c : choosers_) used += c.tree_bytes();
   if (used <= cache_budget_) return;

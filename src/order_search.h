@@ -114,6 +114,7 @@ class OrderSearch {
   std::vector<char> mask_;  // scratch of node_score()
   std::vector<int> rpos_;   // scratch of best_position(): positions in the order without v
   std::vector<int> events_; // scratch of best_position(): positions where its total can change
+  long bound_calls_ = 0;    // calls of bound_caches()
 };
 
 // One start (an OrderSearch used once).
