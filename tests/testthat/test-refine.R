@@ -471,3 +471,76 @@ test_that("above order_all_pairs variables, BOSS over all pairs from the masked 
   small <- calm(sem$x, verbose = FALSE, refine = refine_control(order_wide_starts = 5))
   expect_false(any(grepl("over all pairs", small$refine$moves$clique)))
 })
+
+test_that("each GES move's CPDAG, computed on its component, is the whole graph's", {
+  # ges_refine() redoes the extension and the labelling on the move's
+  # component only (src/ges_update.cpp); after every move the class must
+  # be what the move makes of the whole graph (apply_move(), through
+  # cpp_ges_best_move()), and the recorded change its score's
+  set.seed(60)
+  checked <- 0
+  for (r in 1:5) {
+    d <- sample(10:16, 1)
+    n <- 300
+    sem <- simulate_sem(d, k = runif(1, 1, 2.5), n = n)
+    s <- stats::cor(sem$x)
+    lam <- bic_lambda(n, 2)
+    mp <- calm:::max_parents_for(n)
+    full <- matrix(1, d, d) - diag(d)
+    start <- if (r %% 2 == 0) matrix(0, d, d) else
+      calm:::cpp_dag_to_cpdag(1 * (as_amat(simulate_dag(d, k = 1.5)) != 0)) * 1
+    run <- function(k) {
+      calm:::cpp_ges_refine(s, start, lam, full, calm:::ges_options(TRUE, k), NULL, NULL, mp)
+    }
+    total <- length(run(1000L)$moves$type)
+    g <- start
+    for (k in seq_len(total)) {
+      rk <- run(k)
+      ty <- rk$moves$type[k]
+      dense <- calm:::cpp_ges_best_move(s, g, ty, lam, full, mp)
+      expect_identical(c(dense$u, dense$v), c(rk$moves$from[k], rk$moves$to[k]))
+      expect_identical(unname(rk$cpdag), unname(dense$cpdag))
+      expect_equal(rk$moves$delta[k], dense$delta, tolerance = 1e-9)
+      # a class: the CPDAG of any member is the graph itself
+      ext <- calm:::cpp_pdag_extension(rk$cpdag)
+      expect_identical(unname(calm:::cpp_dag_to_cpdag(ext) * 1), unname(rk$cpdag * 1))
+      expect_equal(rk$score_after, calm:::cpp_dag_local_scores(s, ext * 1, lam, mp)$total,
+                   tolerance = 1e-10)
+      g <- rk$cpdag
+      checked <- checked + 1
+    }
+  }
+  expect_gt(checked, 30)
+})
+
+test_that("above all_pairs_max_d variables the steps beyond the moral graph use its two-hop pairs", {
+  # a path 1 - 2 - 3 - 4 and an isolated 5
+  adj <- matrix(0, 5, 5)
+  adj[cbind(1:3, 2:4)] <- 1
+  adj <- adj + t(adj)
+  two <- calm:::two_hop_pairs(adj)
+  expect_true(isSymmetric(two))
+  expect_identical(sum(diag(two)), 0)
+  expected <- adj
+  expected[1, 3] <- expected[3, 1] <- expected[2, 4] <- expected[4, 2] <- 1
+  expect_identical(unname(two), unname(expected))
+  # every pair up to the limit, or with a moral graph given by the user
+  expect_identical(calm:::wide_pairs(adj, TRUE, 5), matrix(1, 5, 5) - diag(5))
+  expect_identical(calm:::wide_pairs(adj, FALSE, 2), matrix(1, 5, 5) - diag(5))
+  expect_identical(unname(calm:::wide_pairs(adj, TRUE, 4)), unname(expected))
+  # the setting: a whole number or Inf
+  expect_identical(refine_control(all_pairs_max_d = Inf)$all_pairs_max_d, Inf)
+  expect_equal(refine_control()$all_pairs_max_d, 500)
+  expect_error(refine_control(all_pairs_max_d = -1), class = "calm_error_argument")
+  expect_error(refine_control(all_pairs_max_d = "many"), "all_pairs_max_d")
+  # a fit above the limit refines inside the two-hop pairs: its graph's
+  # adjacencies outside the moral graph share a neighbour in it
+  set.seed(61)
+  sem <- simulate_sem(40, k = 1, n = 400)
+  fit <- calm(sem$x, verbose = FALSE, refine = refine_control(all_pairs_max_d = 10))
+  mg <- as_amat(fit$moral)
+  within <- calm:::two_hop_pairs(mg)
+  skel <- pmax(fit$amat, t(fit$amat))
+  expect_true(all(skel[within == 0] == 0))
+  expect_lte(shd_cpdag(fit, sem$B), 3)
+})

@@ -1,0 +1,37 @@
+test_that("alpha = 'auto' keeps IAMB's false members of a blanket at 500 variables' level", {
+  expect_identical(calm:::moral_alpha("auto", 20, environment()), 0.01)
+  expect_identical(calm:::moral_alpha("auto", 500, environment()), 0.01)
+  expect_equal(calm:::moral_alpha("auto", 1000, environment()), 0.005)
+  expect_equal(calm:::moral_alpha("auto", 5000, environment()), 0.001)
+  expect_identical(calm:::moral_alpha(0.05, 5000, environment()), 0.05)
+  expect_error(calm:::moral_alpha(2, 10, environment()), class = "calm_error_argument")
+  expect_error(calm:::moral_alpha("often", 10, environment()), "alpha")
+  # the fit records the level it used
+  set.seed(3)
+  sem <- simulate_sem(8, k = 1, n = 200)
+  expect_identical(calm(sem$x, verbose = FALSE)$settings$alpha, 0.01)
+  expect_identical(calm(sem$x, verbose = FALSE, alpha = 0.05)$settings$alpha, 0.05)
+})
+
+test_that("the continuous phase is cut above 1000 variables whatever n", {
+  ctrl <- calm_control()
+  expect_true(calm:::continuous_cut(ctrl, "ges", 200, 100))
+  expect_false(calm:::continuous_cut(ctrl, "ges", 100, 200))
+  expect_false(calm:::continuous_cut(ctrl, "ges", 1000, 1000))
+  expect_true(calm:::continuous_cut(ctrl, "ges", 500, 1001))
+  expect_false(calm:::continuous_cut(calm_control(continuous = "always"), "ges", 500, 2000))
+  expect_false(calm:::continuous_cut(ctrl, "none", 500, 2000))
+})
+
+test_that("a fit records the seconds of each of its stages", {
+  set.seed(5)
+  sem <- simulate_sem(10, k = 1, n = 300)
+  fit <- calm(sem$x, verbose = FALSE)
+  st <- fit$stages
+  expect_s3_class(st, "data.frame")
+  expect_true(all(c("covariance", "moral", "continuous", "penalty", "refine") %in% st$stage))
+  expect_true(all(st$seconds >= 0))
+  expect_lte(sum(st$seconds), fit$time + 0.5)
+  rs <- fit$refine$stage_seconds
+  expect_true(all(c("ges_start", "ges_empty", "boss", "exact", "min_risk") %in% names(rs)))
+})
