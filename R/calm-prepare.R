@@ -7,7 +7,8 @@
 # restarts' seeds, in this order (the seeds come last from R's random
 # numbers, after the moral graph).
 calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score, refine, control,
-                         restarts, verbose, dots, alpha, knowledge, na, seed, call) {
+                         restarts, verbose, dots, alpha, knowledge, na, seed, call,
+                         phase = no_phase) {
   if (identical(na, "omit")) na <- "complete"
   na <- match_choice(na, c("fail", "complete"), "na", call = call)
   x <- complete_rows(x, na, call = call)
@@ -31,6 +32,7 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
   # the memory guard, before anything of size d x d is allocated
   check_fit_memory(d0, if (!is.null(x)) NROW(x) else 0, moral = moral, refine = refine,
                    ctrl = ctrl, call = call)
+  phase("covariance")
   t0 <- proc.time()[["elapsed"]]
   cv <- resolve_covariance(x, cov, n, standardize, call = call, small_n = TRUE)
   t1 <- proc.time()[["elapsed"]]
@@ -40,6 +42,7 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
     abort_arg("knowledge", "has required edges, which need a gate: use {.code gate = \"gumbel\"} or {.code \"stg\"}.",
               call = call)
   }
+  phase("moral graph")
   mo <- resolve_moral(moral, sigma, cv[["n"]], call = call, alpha = alpha, knowledge = kn,
                       correlation = standardize)
   t2 <- proc.time()[["elapsed"]]

@@ -4,11 +4,11 @@
 # The refinement of every restart's graph (refine_dag(), with the moral
 # graph `mo` and penalty `lambda`): each run's graph, raw weights and record
 # replaced, and the refined score kept to compare the restarts by.
-refine_runs <- function(runs, sigma, mo, lambda, ctrl, n, kn, verbose) {
+refine_runs <- function(runs, sigma, mo, lambda, ctrl, n, kn, verbose, phase = no_phase) {
   lapply(runs, function(r) {
     if (verbose) inform_refine(NULL, ncol(sigma), ctrl)
     ref <- refine_dag(r[["amat"]], sigma, mo[["mask"]], lambda, ctrl, n = n,
-                      extend = mo[["source"]] == "iamb", kn = kn)
+                      extend = mo[["source"]] == "iamb", kn = kn, phase = phase)
     r$refine <- ref[["record"]]
     if (verbose) inform_refine(ref[["record"]])
     # the run's refit is of its own graph: kept only if the refinement
@@ -42,15 +42,17 @@ inform_refine <- function(record, d = NULL, ctrl = NULL) {
 # first refinement at the extended BIC (R/penalty-in-order.R). When that
 # choice differs, the runs are refined again at it from their refined
 # graphs (refine_again()). Returns the runs and the penalty record.
-refine_at_penalty <- function(p, runs, verbose, call) {
+refine_at_penalty <- function(p, runs, verbose, call, phase = no_phase) {
   t0 <- proc.time()[["elapsed"]]
+  phase("penalty")
   pen <- refine_penalty_record(p$ctrl, p$n, ncol(p$sigma), p$x_used,
                                selection_mask(p$mask, p$mo, p$kn, p$ctrl), call = call)
   t1 <- proc.time()[["elapsed"]]
-  runs <- refine_runs(runs, p$sigma, p$mo, pen[["lambda"]], p$ctrl, p$n, p$kn, verbose)
+  runs <- refine_runs(runs, p$sigma, p$mo, pen[["lambda"]], p$ctrl, p$n, p$kn, verbose, phase)
   t2 <- proc.time()[["elapsed"]]
   seconds <- c(penalty = t1 - t0, refine = t2 - t1)
   if (!isTRUE(pen[["provisional"]])) return(list(runs = runs, penalty = pen, seconds = seconds))
+  phase("penalty: the choice in the first fit's order")
   best <- runs[[which.min(vapply(runs, `[[`, numeric(1), "select_score"))]]
   order <- cpp_topological_order(best[["amat"]])
   folds <- min(p$ctrl[["penalty_folds"]], floor(p$n / 2))
@@ -66,7 +68,7 @@ refine_at_penalty <- function(p, runs, verbose, call) {
     chosen[["lambda"]] <- pen[["lambda"]]
     return(list(runs = runs, penalty = chosen, seconds = seconds))
   }
-  runs <- refine_again(runs, p, chosen[["lambda"]], verbose)
+  runs <- refine_again(runs, p, chosen[["lambda"]], verbose, phase)
   seconds[["refine_again"]] <- proc.time()[["elapsed"]] - t3
   list(runs = runs, penalty = chosen, seconds = seconds)
 }
@@ -76,13 +78,13 @@ refine_at_penalty <- function(p, runs, verbose, call) {
 # kicks, no GES from the empty graph: the start is already a good graph at a
 # nearby penalty), with its search beyond the moral graph. The record keeps
 # the first refinement's start, moves and time.
-refine_again <- function(runs, p, lambda, verbose) {
+refine_again <- function(runs, p, lambda, verbose, phase = no_phase) {
   ctrl <- p$ctrl
   ctrl$refine$empty_start <- FALSE
   ctrl$refine$order_starts <- 1L
   ctrl$refine$kicks <- 0L
   first <- lapply(runs, `[[`, "refine")
-  runs <- refine_runs(runs, p$sigma, p$mo, lambda, ctrl, p$n, p$kn, verbose)
+  runs <- refine_runs(runs, p$sigma, p$mo, lambda, ctrl, p$n, p$kn, verbose, phase)
   Map(function(r, f) {
     second <- r$refine
     r$refine$dag_before <- f$dag_before

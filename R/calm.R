@@ -191,6 +191,11 @@
 #' @param verbose Show progress (default `interactive()`): a bar per round
 #'   for one restart, over the components when the fit is split, over the
 #'   restarts otherwise (through progressr, with the user's handlers).
+#'   Whatever `verbose`, the fit's phases (covariance, moral graph,
+#'   continuous phase, penalty, each step of the refinement) are signalled
+#'   as a progressr bar that names the phase it is in: wrap the call in
+#'   `progressr::with_progress()`, or set `progressr::handlers(global =
+#'   TRUE)`, to see it on fits that take minutes.
 #' @param ... Control parameters overriding those in `control`, e.g.
 #'   `calm(x, iter_per_round = 5000)`. bnlearn's `whitelist` and `blacklist`
 #'   are accepted here too and read as
@@ -274,8 +279,11 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   cl <- match.call()
   env <- environment()
   if (missing(x)) x <- NULL
+  phase <- fit_progress()
   p <- calm_prepare(x, cov, n, standardize, moral, gate, constraint, score, refine, control,
-                    restarts, verbose, list(...), alpha, knowledge, na, seed, call = env)
+                    restarts, verbose, list(...), alpha, knowledge, na, seed, call = env,
+                    phase = phase)
+  phase(if (p$cut) "continuous phase (one step)" else "continuous phase")
   t0 <- proc.time()[["elapsed"]]
   runs <- run_restarts(p$seeds, p$sigma, p$mask, p$ctrl, p$gate, p$score, p$constraint, verbose)
   p$seconds[["continuous"]] <- proc.time()[["elapsed"]] - t0
@@ -284,12 +292,13 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   threshold_empty <- !p$cut && warn_threshold_empty(runs, p$ctrl, p$gate)
   pen <- NULL
   if (p$refine == "ges") {
-    ref <- refine_at_penalty(p, runs, verbose, call = env)
+    ref <- refine_at_penalty(p, runs, verbose, call = env, phase = phase)
     runs <- ref[["runs"]]
     pen <- ref[["penalty"]]
     p$seconds <- c(p$seconds, ref[["seconds"]])
   }
   elapsed <- proc.time()[["elapsed"]] - t0
+  phase()
   wrap_calm_fit(p, runs, pen, threshold_empty, elapsed, call = cl)
 }
 

@@ -47,7 +47,8 @@ ges_moves <- function(sigma, cpdag, lambda, allowed, options, kn = NULL, max_par
 # estimated (IAMB), so the GES start and BOSS may look beyond
 # it; a moral graph the user gave (or the exact one of a population
 # covariance) is respected.
-refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, kn = NULL) {
+refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, kn = NULL,
+                       phase = no_phase) {
   forward <- ctrl$refine$forward
   if (identical(forward, "auto")) forward <- !is.finite(n)
   t0 <- proc.time()[["elapsed"]]
@@ -62,14 +63,17 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     clock[[stage]] <<- now - last
     last <<- now
   }
+  phase("refinement: GES moves from the start")
   r <- refine_ges(ctx, start, ctx$allowed)
   lap("ges_start")
   # what the stages pass on: the current class, its score, the moves made
   # and the pairs that may be adjacent (the stages may widen them)
   state <- list(cpdag = r$cpdag, score = r$score_after, moves = moves_frame(r$moves, ctx$nm),
                 allowed = ctx$allowed)
+  phase("refinement: GES from the empty graph")
   if (isTRUE(ctrl$refine$empty_start)) state <- refine_from_empty(ctx, state)
   lap("ges_empty")
+  phase("refinement: BOSS")
   if (isTRUE(ctrl$refine$order)) state <- refine_by_order(ctx, state, dag)
   lap("boss")
   if (!is.null(state$wide_seconds)) {
@@ -77,6 +81,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     clock[["boss"]] <- clock[["boss"]] - state$wide_seconds
   }
   exact_run <- ctx$d <= ctrl$refine$exact_max_d && exact_pays(state)
+  phase("refinement: exact search and minimum risk")
   if (exact_run) state <- refine_exact(ctx, state)
   lap("exact")
   score_best <- state$score
@@ -97,6 +102,34 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     record <- append(record, list(knowledge = TRUE), after = match("mask", names(record)))
   }
   list(dag = new_dag, record = record)
+}
+
+# A phase callback that reports nothing (see fit_progress()).
+no_phase <- function(phase = NULL) invisible()
+
+# The phases of one calm() fit as a progressr bar, shown under the user's
+# progressr handlers (progressr::with_progress(calm(x)), or
+# progressr::handlers(global = TRUE)): each call names the phase that
+# starts; a call without a phase fills the bar. FIT_PHASES is the most a fit
+# reports (covariance, moral graph, continuous phase, penalty, the four of
+# each refinement, the choice in order).
+FIT_PHASES <- 13L
+fit_progress <- function() {
+  # finished when calm() returns (or fails), not when this function does
+  p <- progressr::progressor(steps = FIT_PHASES, envir = parent.frame())
+  done <- 0L
+  function(phase = NULL) {
+    if (is.null(phase)) {
+      if (done < FIT_PHASES) p(amount = FIT_PHASES - done, message = "done")
+      done <<- FIT_PHASES
+    } else if (done < FIT_PHASES - 1L) {
+      done <<- done + 1L
+      p(message = phase)
+    } else {
+      p(amount = 0, message = phase)
+    }
+    invisible()
+  }
 }
 
 # What every stage of refine_dag() reads: the data, penalty, settings and

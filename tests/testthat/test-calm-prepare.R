@@ -35,3 +35,24 @@ test_that("a fit records the seconds of each of its stages", {
   rs <- fit$refine$stage_seconds
   expect_true(all(c("ges_start", "ges_empty", "boss", "exact", "min_risk") %in% names(rs)))
 })
+
+test_that("a fit names its phases on a progressr bar that ends full", {
+  set.seed(6)
+  sem <- simulate_sem(12, k = 1, n = 300)
+  seen <- character()
+  steps <- numeric()
+  progressr::with_progress(withCallingHandlers(
+    fit <- calm(sem$x, verbose = FALSE),
+    progression = function(c) {
+      # (the continuous phase's own bar over components is another)
+      if (identical(c$type, "update") && !grepl("^component", c$message)) {
+        seen <<- c(seen, c$message)
+        steps <<- c(steps, c$amount)
+      }
+    }
+  ), handlers = progressr::handler_void(), enable = TRUE)
+  expect_identical(seen[1:3], c("covariance", "moral graph", "continuous phase (one step)"))
+  expect_true(all(c("penalty", "refinement: BOSS") %in% seen))
+  expect_identical(sum(steps), as.numeric(calm:::FIT_PHASES))
+  expect_identical(tail(seen, 1), "done")
+})
