@@ -178,11 +178,8 @@ moral_from_covariance <- function(sigma, n, alpha, method, rule, max_size, zero_
     } else {
       n_binds <- FALSE
     }
-    res <- if (is.null(keep) || !any(keep != 0)) {
-      cpp_iamb(corr, n, alpha, zero_tol, as.integer(cap))
-    } else {
-      cpp_iamb(corr, n, alpha, zero_tol, as.integer(cap), keep)
-    }
+    res <- iamb_blankets(corr, n, alpha, zero_tol, as.integer(cap),
+                         if (!is.null(keep) && any(keep != 0)) keep)
     blankets <- lapply(res$blankets, function(i) nm[sort(i)])
     names(blankets) <- nm
     in_mb <- matrix(0, d, d, dimnames = list(nm, nm))
@@ -248,4 +245,25 @@ moral_input <- function(x, cov, n, call) {
   s <- set_node_names(s, nm)
   s <- check_covariance(s, "x", call = call, n_rows = nrow(x), small_n = nrow(x) <= ncol(x))
   list(sigma = s, n = nrow(x), names = nm)
+}
+
+# IAMB's blankets of every variable (cpp_iamb()), with the targets split
+# between the workers of the future plan from IAMB_SPREAD_D variables on:
+# each blanket depends on its own target only, so the result is the same
+# under any plan. Below that size sending the correlation matrix to the
+# workers costs more than it saves.
+IAMB_SPREAD_D <- 1000
+iamb_blankets <- function(corr, n, alpha, zero_tol, cap, keep = NULL, min_d = IAMB_SPREAD_D) {
+  d <- ncol(corr)
+  workers <- future::nbrOfWorkers()
+  if (d < min_d || workers <= 1) return(cpp_iamb(corr, n, alpha, zero_tol, cap, keep))
+  cuts <- unique(round(seq(0, d, length.out = min(d, workers) + 1L)))
+  groups <- lapply(seq_len(length(cuts) - 1L), function(g) c(cuts[g] + 1L, cuts[g + 1L]))
+  parts <- future.apply::future_lapply(groups, function(g) {
+    cpp_iamb(corr, n, alpha, zero_tol, cap, keep, g[1], g[2])
+  }, future.seed = FALSE, future.packages = "calm")
+  owner <- rep(seq_along(groups), vapply(groups, function(g) g[2] - g[1] + 1L, numeric(1)))
+  list(blankets = lapply(seq_len(d), function(t) parts[[owner[t]]]$blankets[[t]]),
+       n_tests = sum(vapply(parts, `[[`, numeric(1), "n_tests")),
+       capped = vapply(seq_len(d), function(t) parts[[owner[t]]]$capped[[t]], logical(1)))
 }

@@ -323,8 +323,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_iamb
-Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha, double zero_tol, int max_size, Rcpp::Nullable<Rcpp::NumericMatrix> keep);
-RcppExport SEXP _calm_cpp_iamb(SEXP corrSEXP, SEXP nSEXP, SEXP alphaSEXP, SEXP zero_tolSEXP, SEXP max_sizeSEXP, SEXP keepSEXP) {
+Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha, double zero_tol, int max_size, Rcpp::Nullable<Rcpp::NumericMatrix> keep, int first, int last);
+RcppExport SEXP _calm_cpp_iamb(SEXP corrSEXP, SEXP nSEXP, SEXP alphaSEXP, SEXP zero_tolSEXP, SEXP max_sizeSEXP, SEXP keepSEXP, SEXP firstSEXP, SEXP lastSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type corr(corrSEXP);
@@ -333,7 +333,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type zero_tol(zero_tolSEXP);
     Rcpp::traits::input_parameter< int >::type max_size(max_sizeSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type keep(keepSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_iamb(corr, n, alpha, zero_tol, max_size, keep));
+    Rcpp::traits::input_parameter< int >::type first(firstSEXP);
+    Rcpp::traits::input_parameter< int >::type last(lastSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_iamb(corr, n, alpha, zero_tol, max_size, keep, first, last));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -474,7 +476,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_moral_graph", (DL_FUNC) &_calm_cpp_moral_graph, 1},
     {"_calm_cpp_make_acyclic", (DL_FUNC) &_calm_cpp_make_acyclic, 1},
     {"_calm_cpp_pdag_extension", (DL_FUNC) &_calm_cpp_pdag_extension, 1},
-    {"_calm_cpp_iamb", (DL_FUNC) &_calm_cpp_iamb, 6},
+    {"_calm_cpp_iamb", (DL_FUNC) &_calm_cpp_iamb, 8},
     {"_calm_cpp_precision_support", (DL_FUNC) &_calm_cpp_precision_support, 4},
     {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 1},
     {"_calm_cpp_enumerate_orders", (DL_FUNC) &_calm_cpp_enumerate_orders, 3},

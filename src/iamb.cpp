@@ -187,12 +187,14 @@ std::vector<int> iamb_target(const Eigen::MatrixXd& corr, int target,
 }
 
 IambResult iamb_all(const Eigen::MatrixXd& corr, const IambOptions& options,
-                    const std::function<bool()>& interrupted) {
+                    const std::function<bool()>& interrupted, int first, int last) {
   const int d = static_cast<int>(corr.rows());
+  if (last < 0 || last > d) last = d;
+  if (first < 0) first = 0;
   IambResult out;
   out.blankets.resize(d);
   out.capped.assign(d, false);
-  for (int t = 0; t < d; ++t) {
+  for (int t = first; t < last; ++t) {
     if (interrupted && interrupted()) {
       out.interrupted = true;
       return out;

@@ -58,8 +58,11 @@ struct IambResult {
 // IAMB for every node of the correlation matrix `corr` (d x d, symmetric
 // positive definite, unit diagonal). `interrupted` is polled between targets
 // and, when it returns true, the search stops with result.interrupted set.
+// Only the targets first, ..., last - 1 are searched (default: all; the
+// others' blankets are left empty), so that the targets can be split
+// between processes: each blanket depends on its target alone.
 IambResult iamb_all(const Eigen::MatrixXd& corr, const IambOptions& options,
-                    const std::function<bool()>& interrupted);
+                    const std::function<bool()>& interrupted, int first = 0, int last = -1);
 
 // IAMB for one target (0-based); adds its tests to *n_tests and sets *capped.
 std::vector<int> iamb_target(const Eigen::MatrixXd& corr, int target,

@@ -25,14 +25,17 @@ calm::CiTest make_test(double n, double alpha, double zero_tol) {
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha,
                     double zero_tol, int max_size,
-                    Rcpp::Nullable<Rcpp::NumericMatrix> keep = R_NilValue) {
+                    Rcpp::Nullable<Rcpp::NumericMatrix> keep = R_NilValue, int first = 1,
+                    int last = -1) {
   calm::IambOptions options;
   options.test = make_test(n, alpha, zero_tol);
   options.max_size = max_size;
   // background knowledge: adjacencies forced into the blankets
   if (keep.isNotNull()) options.keep = calm_glue::nonzero(Rcpp::NumericMatrix(keep.get()));
   const Eigen::MatrixXd c = corr;
-  calm::IambResult res = calm::iamb_all(c, options, calm_glue::user_interrupted);
+  // first and last (1-based, inclusive; last < 0: the last node): the
+  // targets searched
+  calm::IambResult res = calm::iamb_all(c, options, calm_glue::user_interrupted, first - 1, last);
   calm_glue::rethrow_interrupt(res.interrupted);
 
   const int d = static_cast<int>(c.rows());

@@ -308,3 +308,29 @@ test_that("the default rule is OR: an edge when either blanket holds the other n
   g_and <- estimate_moral_graph(sem$x, rule = "and")
   expect_true(all(moral_amat(g_and) <= moral_amat(g)))
 })
+
+test_that("IAMB's targets split between processes give the same blankets", {
+  set.seed(30)
+  sem <- simulate_sem(40, k = 1, n = 500)
+  corr <- stats::cor(sem$x)
+  whole <- calm:::cpp_iamb(corr, 500, 0.01, 1e-8, 39L)
+  parts <- lapply(list(c(1L, 13L), c(14L, 40L)), function(g) {
+    calm:::cpp_iamb(corr, 500, 0.01, 1e-8, 39L, NULL, g[1], g[2])
+  })
+  for (t in 1:40) {
+    part <- if (t <= 13) parts[[1]] else parts[[2]]
+    expect_identical(part$blankets[[t]], whole$blankets[[t]])
+    other <- if (t <= 13) parts[[2]] else parts[[1]]
+    expect_length(other$blankets[[t]], 0L)
+  }
+  expect_identical(parts[[1]]$n_tests + parts[[2]]$n_tests, whole$n_tests)
+  # through the future plan, from IAMB_SPREAD_D variables on
+  skip_on_cran()
+  skip_if_not_installed("future")
+  oplan <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(oplan), add = TRUE)
+  spread <- calm:::iamb_blankets(corr, 500, 0.01, 1e-8, 39L, min_d = 10)
+  expect_identical(spread$blankets, whole$blankets)
+  expect_identical(spread$capped, whole$capped)
+  expect_identical(spread$n_tests, whole$n_tests)
+})
