@@ -94,6 +94,14 @@ refine_again <- function(runs, p, lambda, verbose, phase = no_phase) {
     r$refine$moves <- rbind(f$moves, second$moves)
     r$refine$first <- list(lambda = f$lambda, score_after = f$score_after, seconds = f$seconds)
     r$refine$seconds <- f$seconds + second$seconds
+    r$refine$stage_seconds <- add_by_name(f$stage_seconds, second$stage_seconds)
     r
   }, runs, first)
+}
+
+# The sum of two named numeric vectors, name by name (a name missing from
+# one counts as 0 there).
+add_by_name <- function(a, b) {
+  nm <- union(names(a), names(b))
+  stats::setNames(vapply(nm, function(k) sum(a[k], b[k], na.rm = TRUE), numeric(1)), nm)
 }

@@ -266,8 +266,10 @@ fit_lines <- function(x) {
                               format(signif(tt$h, 3)),
                               format(x[["settings"]][["control"]][["lambda2"]])))
   } else if (identical(x[["continuous"]], "start")) {
-    lines <- c(lines, paste("continuous phase cut to one step (more rows than variables:",
-                            "see calm_control(continuous))"))
+    why <- if (isTRUE(x[["n"]] > nrow(x[["amat"]]))) "more rows than variables" else
+      sprintf("more than %d variables", CONTINUOUS_MAX_D)
+    lines <- c(lines, sprintf("continuous phase cut to one step (%s: see calm_control(continuous))",
+                              why))
   } else if (!is.null(tt)) {
     status <- if (!isTRUE(x[["converged"]])) {
       "NOT converged"

@@ -1,0 +1,69 @@
+# Tables of the runs of bench_large.R stored in inst/extdata/large.rds, for
+# the README and the vignette *What each stage of calm() buys, and what it
+# costs*. Sourced, not run.
+
+# mean +/- standard error, as text
+large_msd <- function(v, digits = 1) {
+  v <- v[!is.na(v)]
+  if (length(v) < 2L) return(format(round(mean(v), digits), nsmall = digits))
+  sprintf(paste0("%.", digits, "f +/- %.", digits, "f"), mean(v), stats::sd(v) / sqrt(length(v)))
+}
+
+# One row per (d, n, kind): data sets, calm's mean seconds, SHD and peak
+# memory, and those of each peer that ran, with calm minus the peer's SHD
+# paired over the same data sets.
+large_table <- function(large, peers = c("ges4", "ges2", "ges4d", "ges2d")) {
+  cells <- unique(large[c("d", "n", "kind")])
+  cells <- cells[order(cells$d, -cells$n, cells$kind), ]
+  rows <- lapply(seq_len(nrow(cells)), function(i) {
+    b <- merge(cells[i, ], large, by = c("d", "n", "kind"))
+    calm <- b[b$method == "default", ]
+    out <- data.frame(d = cells$d[i], n = cells$n[i], kind = cells$kind[i],
+                      data_sets = nrow(calm), edges = round(mean(calm$true)),
+                      calm_seconds = large_msd(calm$seconds, 0), calm_shd = large_msd(calm$shd),
+                      calm_peak_gb = sprintf("%.1f", max(calm$peak_mb) / 1024),
+                      stringsAsFactors = FALSE)
+    for (p in peers) {
+      r <- b[b$method == p, ]
+      if (!nrow(r)) next
+      pair <- merge(calm[c("seed", "shd")], r[c("seed", "shd")], by = "seed")
+      out[[paste0(p, "_seconds")]] <- large_msd(r$seconds, 0)
+      out[[paste0(p, "_shd")]] <- large_msd(r$shd)
+      out[[paste0("calm_minus_", p)]] <- large_msd(pair$shd.x - pair$shd.y)
+    }
+    out
+  })
+  cols <- unique(unlist(lapply(rows, names)))
+  do.call(rbind, lapply(rows, function(r) {
+    r[setdiff(cols, names(r))] <- NA
+    r[cols]
+  }))
+}
+
+# calm's stages: mean seconds at each d (rows with n = 2d, both kinds
+# pooled) and the slope of log(seconds) against log(d). The steps of the
+# refinement are averaged over the fits without a second refinement (the
+# stored runs recorded the second one's steps where it ran).
+large_stage_table <- function(large) {
+  calm <- large[large$method == "default" & large$n == 2 * large$d, ]
+  stages <- c(covariance = "s_covariance", moral = "s_moral", continuous = "s_continuous",
+              penalty = "s_penalty", "GES moves from the start" = "s_refine_ges_start",
+              "GES from the empty graph" = "s_refine_ges_empty",
+              "BOSS inside the moral graph" = "s_refine_boss",
+              "BOSS beyond the moral graph" = "s_refine_boss_wide",
+              "second refinement" = "s_refine_again", "whole fit" = "seconds")
+  stages <- stages[stages %in% names(calm)]
+  ds <- sort(unique(calm$d))
+  tab <- do.call(rbind, lapply(names(stages), function(s) {
+    v <- calm[[stages[[s]]]]
+    v[is.na(v)] <- 0
+    use <- rep(TRUE, nrow(calm))
+    if (grepl("^s_refine_", stages[[s]]) && stages[[s]] != "s_refine_again" &&
+        "s_refine_again" %in% names(calm)) use <- is.na(calm$s_refine_again)
+    means <- vapply(ds, function(d) mean(v[calm$d == d & use]), numeric(1))
+    slope <- if (all(means > 0)) unname(stats::coef(stats::lm(log(means) ~ log(ds)))[2]) else NA
+    data.frame(stage = s, t(stats::setNames(sprintf("%.1f", means), paste0("d", ds))),
+               slope = sprintf("%.2f", slope), check.names = FALSE, stringsAsFactors = FALSE)
+  }))
+  tab
+}
