@@ -397,6 +397,17 @@ GesMove best_move(const IntMatrix& g, GesMoveType type, LocalScore& score, const
 
 namespace {
 
+// After a move that changed the edges of the vertices `touched`: those and
+// their neighbours (`adj`, adjacency lists after the move; a removed edge's
+// ends are both touched) are marked to be scored again in `fresh`.
+void mark_stale(std::vector<char>& fresh, const std::vector<int>& touched,
+                const std::vector<Set>& adj) {
+  for (int w : touched) {
+    fresh[w] = 0;
+    for (int x : adj[w]) fresh[x] = 0;
+  }
+}
+
 // The forward phase's bookkeeping, so that a move does not score every
 // insertion again. For each head v it keeps the insertions that would
 // improve the score by more than the tolerance (insert_candidates()), as
@@ -441,14 +452,8 @@ class InsertCache {
     return best;
   }
 
-  // After a move that changed the edges of the vertices `touched`: those
-  // and their neighbours (`adj`, adjacency lists after the move; a removed
-  // edge's ends are both touched) are scored again.
   void update(const std::vector<int>& touched, const std::vector<Set>& adj) {
-    for (int w : touched) {
-      fresh_[w] = 0;
-      for (int x : adj[w]) fresh_[x] = 0;
-    }
+    mark_stale(fresh_, touched, adj);
   }
 
  private:
@@ -486,10 +491,7 @@ class DeleteCache {
   }
 
   void update(const std::vector<int>& touched, const std::vector<Set>& adj) {
-    for (int w : touched) {
-      fresh_[w] = 0;
-      for (int x : adj[w]) fresh_[x] = 0;
-    }
+    mark_stale(fresh_, touched, adj);
   }
 
  private:
