@@ -46,7 +46,7 @@ test_that("the selection's tasks are drawn as the folds run one after the other"
 drop_timings <- function(x) {
   if (inherits(x, "igraph")) return(igraph::as_data_frame(x, what = "both"))
   if (!is.list(x)) return(x)
-  x <- x[!names(x) %in% c("seconds", "time")]
+  x <- x[!names(x) %in% c("seconds", "time", "stage_seconds")]
   x[] <- lapply(x, drop_timings)
   x
 }
@@ -81,4 +81,26 @@ test_that("a calm() fit is the same under a sequential and a 2-worker multisessi
   seq_again <- run()
   expect_identical(stats::runif(1), after)
   expect_identical(seq_again$amat, seq_fit$amat)
+})
+
+test_that("a calm() fit spread over localhost workers under plan(cluster) is the sequential one", {
+  skip_on_cran()
+  skip_if_not_installed("future")
+  skip_if_not_installed("future.apply")
+  set.seed(13)
+  sem <- simulate_sem(30, k = 1, n = 300)
+  run <- function() {
+    set.seed(6)
+    calm(sem$x, verbose = FALSE)
+  }
+  old <- future::plan(future::sequential)
+  on.exit(future::plan(old), add = TRUE)
+  seq_fit <- run()
+  future::plan(future::cluster, workers = rep("localhost", 2))
+  expect_equal(future::nbrOfWorkers(), 2)
+  spread <- run()
+  future::plan(future::sequential)
+  expect_identical(spread$amat, seq_fit$amat)
+  expect_identical(spread$penalty, seq_fit$penalty)
+  expect_identical(drop_timings(spread$refine), drop_timings(seq_fit$refine))
 })
