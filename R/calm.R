@@ -203,13 +203,10 @@
 #'   blacklist)`.
 #' @param alpha Significance level of IAMB's Fisher-z tests when the moral
 #'   graph is estimated with IAMB ([estimate_moral_graph()]): a number, or
-#'   `"auto"` (default), 0.01 up to 500 variables and `5 / d` above. Each
-#'   blanket is grown by testing every variable, so a fixed level admits
-#'   false members in proportion to `d`: at `d = 2000` (ER1, `n = 4000`) the
-#'   level 0.01 gave moral graphs with 32 neighbours a variable where the
-#'   true one has 3.4, and the search's cost follows those edges. `5 / d`
-#'   keeps the expected number of false members of a blanket at that of
-#'   500 variables.
+#'   `"auto"` (default), 0.01 up to 500 variables and `5 / d` above, so that
+#'   the expected number of false members of a blanket, which a fixed level
+#'   lets grow with `d`, stays at that of 500 variables (measured in the
+#'   vignette *What each stage of calm() buys*, "Thousands of variables").
 #' @param knowledge Background knowledge: required and forbidden directed
 #'   edges and tiers, from [background_knowledge()] (or a list of its
 #'   arguments). A forbidden entry is never free; a required one is always
