@@ -40,12 +40,13 @@ large_table <- function(large, peers = c("ges4", "ges2", "ges4d", "ges2d")) {
   }))
 }
 
-# calm's stages: mean seconds at each d (rows with n = 2d, both kinds
-# pooled) and the slope of log(seconds) against log(d). The steps of the
-# refinement are averaged over the fits without a second refinement (the
-# stored runs recorded the second one's steps where it ran).
+# calm's stages: mean seconds at each size (d, n) (both kinds of graph
+# pooled), and the slope of log(seconds) against log(d) over the sizes with
+# n = 2d. The steps of the refinement are averaged over the fits without a
+# second refinement (the stored runs recorded the second one's steps where
+# it ran).
 large_stage_table <- function(large) {
-  calm <- large[large$method == "default" & large$n == 2 * large$d, ]
+  calm <- large[large$method == "default", ]
   stages <- c(covariance = "s_covariance", moral = "s_moral", continuous = "s_continuous",
               penalty = "s_penalty", "GES moves from the start" = "s_refine_ges_start",
               "GES from the empty graph" = "s_refine_ges_empty",
@@ -53,17 +54,28 @@ large_stage_table <- function(large) {
               "BOSS beyond the moral graph" = "s_refine_boss_wide",
               "second refinement" = "s_refine_again", "whole fit" = "seconds")
   stages <- stages[stages %in% names(calm)]
-  ds <- sort(unique(calm$d))
-  tab <- do.call(rbind, lapply(names(stages), function(s) {
+  sizes <- unique(calm[c("d", "n")])
+  sizes <- sizes[order(sizes$d, sizes$n), ]
+  label <- sprintf("d %d, n %d", sizes$d, sizes$n)
+  scaled <- sizes$n == 2 * sizes$d
+  do.call(rbind, lapply(names(stages), function(s) {
     v <- calm[[stages[[s]]]]
     v[is.na(v)] <- 0
     use <- rep(TRUE, nrow(calm))
     if (grepl("^s_refine_", stages[[s]]) && stages[[s]] != "s_refine_again" &&
         "s_refine_again" %in% names(calm)) use <- is.na(calm$s_refine_again)
-    means <- vapply(ds, function(d) mean(v[calm$d == d & use]), numeric(1))
-    slope <- if (all(means > 0)) unname(stats::coef(stats::lm(log(means) ~ log(ds)))[2]) else NA
-    data.frame(stage = s, t(stats::setNames(sprintf("%.1f", means), paste0("d", ds))),
-               slope = sprintf("%.2f", slope), check.names = FALSE, stringsAsFactors = FALSE)
+    means <- vapply(seq_len(nrow(sizes)), function(k) {
+      mean(v[calm$d == sizes$d[k] & calm$n == sizes$n[k] & use])
+    }, numeric(1))
+    m <- means[scaled]
+    dd <- sizes$d[scaled]
+    slope <- if (length(m) >= 2 && all(is.finite(m) & m > 0)) {
+      unname(stats::coef(stats::lm(log(m) ~ log(dd)))[2])
+    } else {
+      NA
+    }
+    data.frame(stage = s, t(stats::setNames(sprintf("%.1f", means), label)),
+               "slope (n = 2d)" = sprintf("%.2f", slope), check.names = FALSE,
+               stringsAsFactors = FALSE)
   }))
-  tab
 }
