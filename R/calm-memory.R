@@ -9,7 +9,7 @@
 # is taken to hold one component of all variables), and again before the
 # optimizer, with the mask's free entries and components.
 check_fit_memory <- function(d, n_rows = 0, mask = NULL, moral = NULL, refine = "ges", ctrl,
-                             call = parent.frame()) {
+                             kernel = TRUE, call = parent.frame()) {
   avail <- memory_available()
   if (is.null(avail) || !is.finite(d) || d < 1) return(invisible(NULL))
   d <- as.double(d)
@@ -22,7 +22,7 @@ check_fit_memory <- function(d, n_rows = 0, mask = NULL, moral = NULL, refine = 
     # a moral graph given as a matrix fixes the free entries now
     mask_sizes(moral)
   }
-  need <- fit_memory_need(d, n_rows, free[["m"]], free[["blocks2"]], refine, ctrl)
+  need <- fit_memory_need(d, n_rows, free[["m"]], free[["blocks2"]], refine, ctrl, kernel)
   if (need > avail) {
     cli::cli_abort(c(
       "A {.fn calm} fit on {d} variable{?s} needs about {format_bytes(need)} of memory, more than the {format_bytes(avail)} available ({attr(avail, 'source')}).",
@@ -44,7 +44,8 @@ check_fit_memory <- function(d, n_rows = 0, mask = NULL, moral = NULL, refine = 
 #   optimizer's copies and outputs, the refit, the CPDAG), of which about 12
 #   are alive at once at the peak (counted: 22; measured: 6 to 14);
 # - the optimizer's kernel: 9 n_b x n_b matrices per block (component) of
-#   n_b nodes (15 with acyclicity = "exp");
+#   n_b nodes (15 with acyclicity = "exp"); none when the continuous phase
+#   is skipped (`kernel = FALSE`, see continuous_skip());
 # - per free entry of the mask: parameters, gradient, Adam's moments, gate
 #   noise and values, the early-stopping history (20 + patience doubles)
 #   and entry indices, with R's copies: 32 doubles and 8 integers
@@ -57,12 +58,12 @@ check_fit_memory <- function(d, n_rows = 0, mask = NULL, moral = NULL, refine = 
 # the mask's components; NULL when not known (no free entry, one block of
 # all d nodes).
 fit_memory_need <- function(d, n_rows = 0, m = NULL, blocks2 = NULL, refine = "ges",
-                            ctrl = calm_control()) {
+                            ctrl = calm_control(), kernel = TRUE) {
   d <- as.double(d)
   dd <- d * d
-  m <- if (is.null(m)) 0 else as.double(m)
+  m <- if (is.null(m) || !kernel) 0 else as.double(m)
   blocks2 <- if (is.null(blocks2)) dd else as.double(blocks2)
-  per_block <- if (identical(ctrl[["acyclicity"]], "exp")) 15 else 9
+  per_block <- if (!kernel) 0 else if (identical(ctrl[["acyclicity"]], "exp")) 15 else 9
   bytes <- 16e6 + 8 * (2 * as.double(n_rows) * d + 12 * dd + per_block * blocks2 + 32 * m) +
     4 * 8 * m
   if (identical(refine, "ges")) {

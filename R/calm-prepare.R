@@ -30,8 +30,10 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
   ctrl <- schedule_for_refine(resolve_control(control, dots, call = call), refine)
   seed <- check_seeds(seed, restarts, call = call)
   # the memory guard, before anything of size d x d is allocated
+  n0 <- if (!is.null(x)) NROW(x) else if (is.numeric(n) && length(n) == 1L) n else Inf
   check_fit_memory(d0, if (!is.null(x)) NROW(x) else 0, moral = moral, refine = refine,
-                   ctrl = ctrl, call = call)
+                   ctrl = ctrl, kernel = !isTRUE(continuous_skip(ctrl, refine, n0, d0)),
+                   call = call)
   phase("covariance")
   t0 <- proc.time()[["elapsed"]]
   cv <- resolve_covariance(x, cov, n, standardize, call = call, small_n = TRUE)
@@ -49,13 +51,15 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
   mask <- knowledge_mask(mo[["mask"]], kn)
   cut <- continuous_cut(ctrl, refine, cv[["n"]], ncol(sigma))
   if (cut) ctrl <- cut_control(ctrl)
+  skip <- continuous_skip(ctrl, refine, cv[["n"]], ncol(sigma))
   # again, now that the free entries and components are known
-  check_fit_memory(ncol(sigma), mask = mask, refine = refine, ctrl = ctrl, call = call)
+  check_fit_memory(ncol(sigma), mask = mask, refine = refine, ctrl = ctrl, kernel = !skip,
+                   call = call)
   seeds <- if (is.null(seed)) sample.int(.Machine$integer.max, restarts) else seed
   list(x = x, cov = cov, x_used = cv[["x"]], n = cv[["n"]], sigma = sigma, standardize = standardize,
        gate = gate, constraint = constraint, score = score, refine = refine, ctrl = ctrl,
        restarts = restarts, seeds = seeds, alpha = alpha, na = na, kn = kn, mo = mo, mask = mask,
-       cut = cut, seconds = c(covariance = t1 - t0, moral = t2 - t1))
+       cut = cut, skip = skip, seconds = c(covariance = t1 - t0, moral = t2 - t1))
 }
 
 # calm(alpha): a level in (0, 1), or "auto", 0.01 up to MORAL_ALPHA_D

@@ -15,7 +15,7 @@ refine_runs <- function(runs, sigma, mo, lambda, ctrl, n, kn, verbose, phase = n
     # left the graph as it was
     if (any(ref[["dag"]] != r[["amat"]])) r["refit"] <- list(NULL)
     r$amat <- ref[["dag"]]
-    r$B_raw <- r[["B_raw"]] * ref[["dag"]]
+    if (!is.null(r[["B_raw"]])) r$B_raw <- r[["B_raw"]] * ref[["dag"]]
     # restarts are compared by the best score the refinement found
     r$select_score <- ref[["record"]][["score_best"]]
     r

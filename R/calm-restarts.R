@@ -103,6 +103,32 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
   )
 }
 
+# The run that stands for a skipped continuous phase (continuous_skip()):
+# the empty graph, or the required edges under knowledge (mask value 2),
+# with its least-squares refit; the refinement starts from it.
+skipped_run <- function(seed, sigma, mask, ctrl, score) {
+  d <- ncol(sigma)
+  edges <- matrix(0, d, d, dimnames = dimnames(sigma))
+  edges[mask > 1.5] <- 1
+  # no edge: the refit's weights are `edges` itself, not another d x d matrix
+  refit <- if (any(edges != 0)) {
+    refit_weights(edges, sigma)
+  } else {
+    list(B = edges, omega = stats::setNames(diag(sigma), colnames(sigma)))
+  }
+  list(
+    seed = seed, amat = edges, B_raw = NULL, gate_values = NULL,
+    trace = data.frame(component = integer(), round = integer(), rho = numeric(), h = numeric(),
+                       objective = numeric(), edges = integer(), dag = logical(),
+                       changed = logical(), steps = numeric(), skipped = numeric(),
+                       seconds = numeric()),
+    converged = TRUE, stop = "skipped", h = 0,
+    removed = data.frame(from = character(), to = character(), weight = numeric()),
+    skipped = 0, final_objective = run_objective(refit, edges, mask, ctrl, score),
+    isa = NA_character_, seconds = 0, refit = refit
+  )
+}
+
 # The final objective of a run: the score of the least-squares refit on its
 # graph plus lambda1 per edge; required edges (mask value 2) are outside the
 # sparsity penalty.

@@ -82,7 +82,8 @@
 #' any start (90 of 90 data sets in the stage ablation), so by default
 #' (`calm_control(continuous = "auto")`) the continuous phase is then cut to
 #' one Adam step, whose graph is only the refinement's start: no warning is
-#' given about it, `fit$continuous` is `"start"` (otherwise `"full"`),
+#' given about it, `fit$continuous` is `"start"` (`"none"` above 1000
+#' variables, where even the one step is skipped; otherwise `"full"`),
 #' `fit$converged` is `TRUE` and `print()` says so. `calm_control(continuous
 #' = "always")` runs the continuous phase in full before the refinement, and
 #' `refine = "none"` always runs it in full. What the refinement did is in `fit$refine`:
@@ -224,7 +225,7 @@
 #'   search's random starts always come from R's random numbers.
 #' @return An object of class `calm_fit`: a list with the learned DAG
 #'   (`amat`, 0/1; `dag`, igraph with weights), its CPDAG (`cpdag`,
-#'   `cpdag_amat`), weights `B` (least-squares refit) and `B_raw` (`A * P`),
+#'   `cpdag_amat`), weights `B` (least-squares refit) and `B_raw` (`A * P`; `NULL` when the continuous phase was skipped),
 #'   noise variances `omega`, the per-round `trace` (`component`, the fitted
 #'   component the row belongs to, 1 when the fit was not split; round, rho, h at the
 #'   deterministic gate, objective, number of edges, whether the edge set is
@@ -280,9 +281,14 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   p <- calm_prepare(x, cov, n, standardize, moral, gate, constraint, score, refine, control,
                     restarts, verbose, list(...), alpha, knowledge, na, seed, call = env,
                     phase = phase)
-  phase(if (p$cut) "continuous phase (one step)" else "continuous phase")
   t0 <- proc.time()[["elapsed"]]
-  runs <- run_restarts(p$seeds, p$sigma, p$mask, p$ctrl, p$gate, p$score, p$constraint, verbose)
+  phase(if (p$skip) "continuous phase skipped" else if (p$cut) "continuous phase (one step)" else
+    "continuous phase")
+  runs <- if (p$skip) {
+    lapply(p$seeds, skipped_run, sigma = p$sigma, mask = p$mask, ctrl = p$ctrl, score = p$score)
+  } else {
+    run_restarts(p$seeds, p$sigma, p$mask, p$ctrl, p$gate, p$score, p$constraint, verbose)
+  }
   p$seconds[["continuous"]] <- proc.time()[["elapsed"]] - t0
   # a cut continuous phase (calm_control(continuous)) is only the refinement's
   # start: its warnings would be about a graph nobody sees
@@ -322,7 +328,7 @@ wrap_calm_fit <- function(p, runs, pen, threshold_empty, elapsed, call) {
                  na_dropped = attr(p$x, "na_dropped"),
                  data_var = data_variances(p$x, p$cov, p$standardize),
                  data_mean = data_means(p$x),
-                 continuous = if (p$cut) "start" else "full",
+                 continuous = if (p$skip) "none" else if (p$cut) "start" else "full",
                  stages = data.frame(stage = names(p$seconds), seconds = unname(p$seconds),
                                      stringsAsFactors = FALSE))
   )

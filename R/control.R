@@ -138,13 +138,16 @@
 #'   refinement (`refine = "ges"`). `"auto"` (default): only with no more
 #'   observations than variables (`n <= d`) and at most 1000 variables;
 #'   otherwise it is cut to one Adam step, whose graph is only the
-#'   refinement's start (above 1000 variables the full phase takes hours). On 90 data sets
+#'   refinement's start (above 1000 variables the full phase takes hours,
+#'   and there the one step is skipped too: the refinement starts from the
+#'   empty graph, `fit$continuous` is `"none"`). On 90 data sets
 #'   with `n > d` (ER1 to ER4 graphs at 20 to 100 variables, scale-free,
 #'   hub and fitted networks) the refined graph was the same either way,
 #'   while the continuous phase took a median quarter of the fit's time,
 #'   and at 500 and 1000 variables 97% of it (vignette *What each
 #'   stage of calm() buys, and what it costs*). `"always"`: run it in full
-#'   (the paper's pipeline followed by the refinement). With
+#'   (the paper's pipeline followed by the refinement). `"none"`: skip it
+#'   at any size, as `"auto"` does above 1000 variables. With
 #'   `refine = "none"` it always runs in full.
 #' @param ... Must be empty; catches misspelt arguments.
 #' @return An object of class `calm_control`: a named list of the values.
@@ -166,7 +169,7 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          early_stop = TRUE, check_every = NULL, patience = NULL,
                          stop_tol = 1e-4, settle_rounds = 2, h_settle = NULL,
                          penalty_discount = "cv", penalty_grid = c(1.5, 2, 2.5, 3, 4), penalty_folds = 5,
-                         refine = NULL, split_components = TRUE, continuous = c("auto", "always"),
+                         refine = NULL, split_components = TRUE, continuous = c("auto", "always", "none"),
                          schedule = NULL,
                          ...) {
   call <- environment()
@@ -217,7 +220,7 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
     penalty_folds = check_penalty_folds(penalty_folds, call = call),
     refine = refine_settings_arg(refine, call = call),
     split_components = check_flag(split_components, "split_components", call = call),
-    continuous = match_choice(continuous, c("auto", "always"), "continuous", call = call)
+    continuous = match_choice(continuous, c("auto", "always", "none"), "continuous", call = call)
   )
   structure(ctrl, class = "calm_control",
             schedule = list(name = schedule, auto = auto, filled = filled))
@@ -341,8 +344,20 @@ control_r_fields <- c("penalty_discount", "penalty_grid", "penalty_folds", "refi
 # d = 2000, n = 2000 it had given no graph after 25 minutes.
 CONTINUOUS_MAX_D <- 1000
 continuous_cut <- function(ctrl, refine, n, d) {
-  refine == "ges" && identical(ctrl[["continuous"]] %||% "auto", "auto") && is.finite(n) &&
-    (n > d || d > CONTINUOUS_MAX_D)
+  how <- ctrl[["continuous"]] %||% "auto"
+  refine == "ges" && (how == "none" ||
+                        how == "auto" && is.finite(n) && (n > d || d > CONTINUOUS_MAX_D))
+}
+
+# Whether a cut continuous phase is skipped altogether: above
+# CONTINUOUS_MAX_D variables. Its one Adam step moves every gate by the sign
+# of one noisy gradient, so its graph is a random start, yet the step costs
+# d^3 operations (42 of 288 s at d = 5000) and the optimizer's nine d x d
+# matrices (7.2 GB at d = 10000). The refinement then starts from the
+# empty graph (the required edges under knowledge).
+continuous_skip <- function(ctrl, refine, n, d) {
+  continuous_cut(ctrl, refine, n, d) &&
+    (identical(ctrl[["continuous"]], "none") || d > CONTINUOUS_MAX_D)
 }
 
 # The control of a cut continuous phase: one round of one Adam step (what the

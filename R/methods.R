@@ -265,6 +265,14 @@ fit_lines <- function(x) {
                               if (nzchar(in_comps)) paste0(" per component,", in_comps) else "",
                               format(signif(tt$h, 3)),
                               format(x[["settings"]][["control"]][["lambda2"]])))
+  } else if (identical(x[["continuous"]], "none")) {
+    why <- if (identical(x[["settings"]][["control"]][["continuous"]], "none")) {
+      "calm_control(continuous = \"none\")"
+    } else {
+      sprintf("more than %d variables: see calm_control(continuous)", CONTINUOUS_MAX_D)
+    }
+    lines <- c(lines, sprintf("continuous phase skipped (%s); the refinement started from the empty graph",
+                              why))
   } else if (identical(x[["continuous"]], "start")) {
     why <- if (isTRUE(x[["n"]] > nrow(x[["amat"]]))) "more rows than variables" else
       sprintf("more than %d variables", CONTINUOUS_MAX_D)
@@ -293,7 +301,7 @@ fit_lines <- function(x) {
     lines <- c(lines, "NOT converged")
   }
   if (!is.null(x[["objective"]]) && is.numeric(x[["objective"]]) &&
-      !identical(x[["continuous"]], "start")) {
+      !isTRUE(x[["continuous"]] %in% c("start", "none"))) {
     rs <- x[["restarts"]]
     extra <- if (is.data.frame(rs) && nrow(rs) > 1L) sprintf(" (best of %d restarts)", nrow(rs)) else ""
     lines <- c(lines, sprintf("final objective %s%s", format(signif(x[["objective"]], 6)), extra))
@@ -477,6 +485,7 @@ learned_line <- function(x) {
     notears = "continuous optimization (NOTEARS)", pc = "PC (pcalg)", ges = "GES (pcalg)",
     sem = "least squares on a given graph", x[["method"]])
   if (identical(x[["continuous"]], "start")) stages <- "a one-step start"
+  if (identical(x[["continuous"]], "none")) stages <- "an empty start"
   if (is.list(x[["refine"]])) {
     exact <- isTRUE(x[["refine"]][["exact_run"]])
     mv <- x[["refine"]][["moves"]]

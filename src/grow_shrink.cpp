@@ -17,7 +17,7 @@ constexpr double kCollinearTol = 1e-10;
 constexpr double kResidualFloor = 1e-14;
 
 // S[P, P] and S[P, j].
-void parent_block(const Eigen::MatrixXd& S, const std::vector<int>& pa, int j, Eigen::MatrixXd& SPP,
+void parent_block(const CovMap& S, const std::vector<int>& pa, int j, Eigen::MatrixXd& SPP,
                   Eigen::VectorXd& SPj) {
   const int k = static_cast<int>(pa.size());
   SPP.resize(k, k);
@@ -92,7 +92,7 @@ std::vector<int> GrowShrinkTree::parent_set(int t) const {
 // variables with 4 parents a node on average.)
 void GrowShrinkTree::partials_reset() {
   ExpandScratch& ws = scratch_;
-  const Eigen::MatrixXd& S = score_.cov();
+  const auto& S = score_.cov();
   const int nr = static_cast<int>(ws.rows.size());
   ws.pv.resize(nr);
   ws.pc.resize(nr);
@@ -108,7 +108,7 @@ void GrowShrinkTree::partials_reset() {
 // false when it is (nearly) collinear with the parents already there.
 bool GrowShrinkTree::partials_extend(int q) {
   ExpandScratch& ws = scratch_;
-  const Eigen::MatrixXd& S = score_.cov();
+  const auto& S = score_.cov();
   const int nr = static_cast<int>(ws.rows.size());
   const int a = ws.rows[q];
   const double d2 = ws.pv[q];
@@ -163,7 +163,7 @@ void GrowShrinkTree::expand(int t) {
   in.assign(cand_.size(), 0);
   for (int u = t; nodes_[u].parent >= 0; u = nodes_[u].parent) in[nodes_[u].cand] = 1;
   const double base = nodes_[t].score;
-  const Eigen::MatrixXd& S = score_.cov();
+  const auto& S = score_.cov();
   const double sjj = S(j_, j_);
   // a set larger than the sample allows has no admissible superset
   if (!score_.admissible(j_, k + 1, sjj)) {
@@ -214,7 +214,7 @@ void GrowShrinkTree::expand(int t) {
 void GrowShrinkTree::shrink(int t) {
   std::vector<int> pa = parent_set(t);
   double cur = nodes_[t].score;
-  const Eigen::MatrixXd& S = score_.cov();
+  const auto& S = score_.cov();
   const double sjj = S(j_, j_);
   for (;;) {
     const int k = static_cast<int>(pa.size());

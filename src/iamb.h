@@ -61,11 +61,11 @@ struct IambResult {
 // Only the targets first, ..., last - 1 are searched (default: all; the
 // others' blankets are left empty), so that the targets can be split
 // between processes: each blanket depends on its target alone.
-IambResult iamb_all(const Eigen::MatrixXd& corr, const IambOptions& options,
+IambResult iamb_all(const Eigen::Ref<const Eigen::MatrixXd>& corr, const IambOptions& options,
                     const std::function<bool()>& interrupted, int first = 0, int last = -1);
 
 // IAMB for one target (0-based); adds its tests to *n_tests and sets *capped.
-std::vector<int> iamb_target(const Eigen::MatrixXd& corr, int target,
+std::vector<int> iamb_target(const Eigen::Ref<const Eigen::MatrixXd>& corr, int target,
                              const IambOptions& options, long long* n_tests,
                              bool* capped);
 
@@ -78,7 +78,7 @@ struct PrecisionResult {
 // Support of the precision matrix of `corr`: the pair (i, j) is adjacent when
 // its partial correlation given all d - 2 other variables is judged nonzero by
 // `test` (Fisher-z with s = d - 2, or |r| > zero_tol in exact mode).
-PrecisionResult precision_support(const Eigen::MatrixXd& corr, const CiTest& test);
+PrecisionResult precision_support(const Eigen::Ref<const Eigen::MatrixXd>& corr, const CiTest& test);
 
 // Covariance of the columns of the n x d column-major matrix `x`, divided by
 // n, computed in row blocks so no centred copy of the data is made.

@@ -13,8 +13,10 @@ namespace {
 constexpr double kVarianceFloor = 1e-14;
 }  // namespace
 
-LocalScore::LocalScore(const Eigen::MatrixXd& cov, double lambda, int max_parents)
-    : S_(cov), lambda_(lambda), max_parents_(max_parents) {
+LocalScore::LocalScore(Eigen::Ref<const Eigen::MatrixXd> cov, double lambda, int max_parents)
+    : S_(cov.data(), cov.rows(), cov.cols()), lambda_(lambda), max_parents_(max_parents) {
+  if (cov.size() > 0 && cov.outerStride() != cov.rows())
+    throw std::invalid_argument("covariance must be stored contiguously");
   if (S_.rows() != S_.cols()) throw std::invalid_argument("covariance must be square");
   if (!(lambda >= 0) || !std::isfinite(lambda))
     throw std::invalid_argument("penalty must be finite and non-negative");
@@ -91,7 +93,7 @@ namespace {
 // The new row of the packed Cholesky factor L of S[T, T] when candidate
 // node v joins T (`members`, candidate indices): `row` gets the solution r
 // of L r = S[T, v] and room for the diagonal; returns |r|^2.
-double factor_row(const Eigen::MatrixXd& S, const std::vector<int>& candidates,
+double factor_row(const CovMap& S, const std::vector<int>& candidates,
                   const std::vector<int>& members, const std::vector<double>& L, int v,
                   std::vector<double>& row) {
   const int depth = static_cast<int>(members.size());

@@ -38,6 +38,9 @@ namespace calm {
 // default of the C++ searches; R passes its own score_tol, the same value).
 constexpr double kScoreTol = 1e-10;
 
+// The covariance as LocalScore reads it: in place, never copied.
+using CovMap = Eigen::Map<const Eigen::MatrixXd>;
+
 class LocalScore {
  public:
   // Relative residual variance below which a finite-sample regression is
@@ -46,11 +49,13 @@ class LocalScore {
 
   // cov must be square, symmetric with a positive diagonal; lambda >= 0;
   // max_parents: n - 2 for a covariance of n observations, < 0 for none.
-  LocalScore(const Eigen::MatrixXd& cov, double lambda, int max_parents = -1);
+  // The score reads cov where it lies (no copy: at 10,000 variables a copy
+  // is 0.8 GB), so cov must outlive it and stay unchanged.
+  LocalScore(Eigen::Ref<const Eigen::MatrixXd> cov, double lambda, int max_parents = -1);
 
   int dim() const { return static_cast<int>(S_.rows()); }
   double lambda() const { return lambda_; }
-  const Eigen::MatrixXd& cov() const { return S_; }
+  const CovMap& cov() const { return S_; }
   int max_parents() const { return max_parents_; }
 
   // Whether a parent set of j with `size` members and residual variance
@@ -91,7 +96,7 @@ class LocalScore {
   struct KeyHash {
     std::size_t operator()(const std::vector<int>& v) const;
   };
-  Eigen::MatrixXd S_;
+  CovMap S_;
   double lambda_;
   int max_parents_;
   std::unordered_map<std::vector<int>, double, KeyHash> cache_;

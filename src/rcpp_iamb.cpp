@@ -32,7 +32,7 @@ Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alp
   options.max_size = max_size;
   // background knowledge: adjacencies forced into the blankets
   if (keep.isNotNull()) options.keep = calm_glue::nonzero(Rcpp::NumericMatrix(keep.get()));
-  const Eigen::MatrixXd c = corr;
+  const Eigen::Map<Eigen::MatrixXd>& c = corr;
   // first and last (1-based, inclusive; last < 0: the last node): the
   // targets searched
   calm::IambResult res = calm::iamb_all(c, options, calm_glue::user_interrupted, first - 1, last);

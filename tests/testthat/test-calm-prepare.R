@@ -23,6 +23,40 @@ test_that("the continuous phase is cut above 1000 variables whatever n", {
   expect_false(calm:::continuous_cut(ctrl, "none", 500, 2000))
 })
 
+test_that("above 1000 variables, or when asked, the continuous phase is skipped", {
+  ctrl <- calm_control()
+  expect_false(calm:::continuous_skip(ctrl, "ges", 200, 100))
+  expect_false(calm:::continuous_skip(ctrl, "ges", 2000, 1000))
+  expect_true(calm:::continuous_skip(ctrl, "ges", 500, 1001))
+  expect_true(calm:::continuous_skip(ctrl, "ges", 5000, 1001))
+  expect_false(calm:::continuous_skip(ctrl, "ges", Inf, 2000))
+  expect_false(calm:::continuous_skip(calm_control(continuous = "always"), "ges", 500, 2000))
+  none <- calm_control(continuous = "none")
+  expect_true(calm:::continuous_skip(none, "ges", 100, 10))
+  expect_false(calm:::continuous_skip(none, "none", 100, 10))
+  expect_error(calm_control(continuous = "never"), class = "calm_error_argument")
+  # the memory guard counts no optimizer kernel for a skipped phase
+  expect_lt(calm:::fit_memory_need(2000, 100, kernel = FALSE),
+            calm:::fit_memory_need(2000, 100, kernel = TRUE) - 8 * 8 * 2000^2)
+  set.seed(4)
+  sem <- simulate_sem(12, k = 1, n = 1000)
+  fit <- calm(sem$x, verbose = FALSE, control = none)
+  expect_identical(fit$continuous, "none")
+  expect_null(fit$B_raw)
+  expect_equal(nrow(fit$trace), 0L)
+  expect_equal(sum(fit$refine$dag_before), 0)
+  expect_output(print(fit, details = TRUE), "continuous phase skipped")
+  expect_output(print(fit), "learned by an empty start")
+  # the refinement alone finds the graph of the default fit here
+  expect_equal(shd_cpdag(fit, sem$B), shd_cpdag(calm(sem$x, verbose = FALSE), sem$B))
+  expect_lte(shd_cpdag(fit, sem$B), 2)
+  # under knowledge the start holds the required edges
+  bk <- background_knowledge(required = data.frame(from = "X1", to = "X2"))
+  fk <- calm(sem$x, verbose = FALSE, control = none, knowledge = bk)
+  expect_equal(unname(fk$refine$dag_before["X1", "X2"]), 1)
+  expect_equal(unname(fk$amat["X1", "X2"]), 1)
+})
+
 test_that("a fit records the seconds of each of its stages", {
   set.seed(5)
   sem <- simulate_sem(10, k = 1, n = 300)
