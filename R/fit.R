@@ -26,7 +26,8 @@ new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "ca
                          converged = TRUE, time = NA_real_, call = NULL,
                          is_cpdag = FALSE, refit = NULL, extra = list()) {
   amat <- set_node_names(amat)
-  amat[] <- as.double(amat != 0)
+  # (a 0/1 double matrix already is kept as it is: no copy of d x d)
+  if (!is.double(amat) || any(amat != 0 & amat != 1)) amat[] <- as.double(amat != 0)
   nm <- rownames(amat)
   if (is_cpdag) {
     cpdag <- amat

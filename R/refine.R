@@ -53,23 +53,25 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   if (identical(forward, "auto")) forward <- !is.finite(n)
   t0 <- proc.time()[["elapsed"]]
   ctx <- refine_context(sigma, mask, lambda, ctrl, n, extend, kn, forward)
-  start <- cpp_dag_to_cpdag(dag)
-  storage.mode(start) <- "double"
-  # each stage's seconds, in the record
+  # each stage's seconds, in the record; between stages, at scale, R's
+  # garbage (d x d matrices of the stage before) is freed
   last <- t0
   clock <- numeric()
   lap <- function(stage) {
+    release_memory(ctx$d)
     now <- proc.time()[["elapsed"]]
     clock[[stage]] <<- now - last
     last <<- now
   }
   phase("refinement: GES moves from the start")
-  r <- refine_ges(ctx, start, ctx$allowed)
-  lap("ges_start")
+  r <- refine_ges(ctx, start_cpdag(dag), ctx$allowed)
+  score_before <- r$score_before
   # what the stages pass on: the current class, its score, the moves made
   # and the pairs that may be adjacent (the stages may widen them)
   state <- list(cpdag = r$cpdag, score = r$score_after, moves = moves_frame(r$moves, ctx$nm),
                 allowed = ctx$allowed)
+  rm(r)
+  lap("ges_start")
   phase("refinement: GES from the empty graph")
   if (isTRUE(ctrl$refine$empty_start)) state <- refine_from_empty(ctx, state)
   lap("ges_empty")
@@ -93,8 +95,8 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   # an unchanged graph is the same DAG
   new_dag <- if (nrow(state$moves) == 0L) dag else set_node_names(member_dag(cpdag, kn), nm)
   record <- list(method = "ges", lambda = lambda, forward = forward,
-                 dag_before = dag, cpdag_before = set_node_names(start, nm),
-                 score_before = r$score_before, score_after = state$score,
+                 dag_before = dag, cpdag_before = set_node_names(start_cpdag(dag), nm),
+                 score_before = score_before, score_after = state$score,
                  score_best = score_best, exact_run = exact_run, moves = state$moves,
                  mask = set_node_names(state$allowed, nm),
                  seconds = proc.time()[["elapsed"]] - t0, stage_seconds = clock)
@@ -102,6 +104,23 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     record <- append(record, list(knowledge = TRUE), after = match("mask", names(record)))
   }
   list(dag = new_dag, record = record)
+}
+
+# The CPDAG of the start `dag`, as the GES moves read it (doubles).
+start_cpdag <- function(dag) {
+  cp <- cpp_dag_to_cpdag(dag)
+  storage.mode(cp) <- "double"
+  cp
+}
+
+# Frees R's garbage at scale: above RELEASE_MEMORY_D variables each d x d
+# matrix a stage leaves behind is hundreds of MB (0.8 GB at d = 10000),
+# and R would otherwise keep them until its heap fills, raising the fit's
+# peak memory; a collection there takes well under a second.
+RELEASE_MEMORY_D <- 2000
+release_memory <- function(d) {
+  if (d > RELEASE_MEMORY_D) gc(verbose = FALSE)
+  invisible()
 }
 
 # A phase callback that reports nothing (see fit_progress()).
@@ -142,7 +161,8 @@ refine_context <- function(sigma, mask, lambda, ctrl, n, extend, kn, forward) {
   allowed <- mask
   pairs <- if (!is.null(kn)) 1 - (kn$forbidden != 0 & t(kn$forbidden) != 0)
   if (!is.null(kn)) allowed <- pmax(allowed, kn$required, t(kn$required)) * pairs
-  diag(allowed) <- 0
+  # (the moral graph itself when its diagonal is clear: no copy of d x d)
+  if (any(diag(allowed) != 0)) diag(allowed) <- 0
   complete <- wide_pairs(allowed, extend, ctrl$refine$all_pairs_max_d)
   if (!is.null(kn)) complete <- complete * pairs
   list(sigma = sigma, lambda = lambda, ctrl = ctrl, kn = kn, n = n, mp = max_parents_for(n),
@@ -254,7 +274,7 @@ refine_by_order <- function(ctx, state, dag) {
     os <- refine_order_beyond_mask(ctx, os)
     state$wide_seconds <- proc.time()[["elapsed"]] - t0
   }
-  if (all_pairs || wide) state$allowed <- pmax(state$allowed, os$dag, t(os$dag))
+  if (all_pairs || wide) state$allowed <- pmax(state$allowed, os$cpdag, t(os$cpdag))
   if (os$score < state$score - score_tol) {
     r2 <- refine_ges(ctx, os$cpdag, state$allowed)
     if (r2$score_after < state$score - score_tol) {
@@ -318,9 +338,12 @@ wide_min_gain <- function(n) if (is.finite(n)) max(score_tol, WIDE_MIN_GAIN / n)
 # the starts are split between the workers of the future plan (boss_run()),
 # with the same result as one call. `keep_graphs`: each start's CPDAG too.
 refine_boss <- function(ctx, mask, starts, bes, ratio, keep_graphs = FALSE) {
-  boss_run(ctx$sigma, mask, ctx$lambda, starts, order_search_max_sweeps,
-           ctx$ctrl$refine$exact_limit, bes, ratio, kn = ctx$kn, max_parents = ctx$mp,
-           keep_graphs = keep_graphs, progress = FALSE)
+  out <- boss_run(ctx$sigma, mask, ctx$lambda, starts, order_search_max_sweeps,
+                  ctx$ctrl$refine$exact_limit, bes, ratio, kn = ctx$kn, max_parents = ctx$mp,
+                  keep_graphs = keep_graphs, progress = FALSE)
+  # the stages read the CPDAG only (a d x d matrix less to hold at scale)
+  out$dag <- NULL
+  out
 }
 
 # The start orders of BOSS: CALM's, the current graph's and
@@ -384,6 +407,7 @@ refine_best_order <- function(ctx, order_mask, starts) {
                     ctrl$refine$exact_limit, TRUE, os_ratio, ctrl$refine$kicks,
                     ctrl$refine$kick_size, unique(c(1, ctx$grow_ratio)), kn = ctx$kn,
                     max_parents = ctx$mp)
+  os$dag <- NULL
   os$risk_pool <- pool
   os$start_orders <- start_orders
   os$start_scores <- start_scores

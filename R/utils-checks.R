@@ -139,6 +139,8 @@ node_names <- function(x) {
 }
 
 set_node_names <- function(m, nm = node_names(m)) {
+  # names already right: no copy (at scale each is d x d)
+  if (identical(dimnames(m), list(nm, nm))) return(m)
   dimnames(m) <- list(nm, nm)
   m
 }
