@@ -103,9 +103,9 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
     amat = post$B, sigma = r$sigma, n = r$n, B_raw = post$B, method = "golem_nv",
     settings = list(standardize = standardize, init = init, control = ctrl),
     trace = trace, removed = post$removed, converged = TRUE, time = elapsed, call = call,
-    extra = list(data_var = data_variances(x, cov, standardize), data_mean = data_means(x),
+    extra = c(data_summary(x, cov, standardize), list(
                  B_unthresholded = set_node_names(res$B, r$names),
-                 objective = res$objective, h = res$h)
+                 objective = res$objective, h = res$h))
   )
 }
 
@@ -205,10 +205,10 @@ notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
     settings = list(standardize = standardize, control = ctrl),
     trace = trace, removed = post$removed, converged = res$converged, time = elapsed,
     call = call,
-    extra = list(data_var = data_variances(x, cov, standardize), data_mean = data_means(x),
+    extra = c(data_summary(x, cov, standardize), list(
                  W_unthresholded = set_node_names(res$W, r$names), h = res$h, rho = res$rho,
                  evaluations = res$evaluations, subproblems = res$subproblems,
-                 subproblems_at_limit = res$subproblems_at_limit)
+                 subproblems_at_limit = res$subproblems_at_limit))
   )
 }
 

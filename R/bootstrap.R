@@ -62,6 +62,7 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
   d <- length(nm)
   n <- nrow(x)
   args <- list(...)
+  check_dots_for(args, learner, learner_name(learner), call)
   if (identical(learner, calm) && is.null(args$verbose)) args$verbose <- FALSE
   as_frame <- wants_data_frame(learner)
   t0 <- proc.time()[["elapsed"]]

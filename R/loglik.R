@@ -146,5 +146,5 @@ fit_sem <- function(graph, x, cov = NULL, n = NULL, standardize = FALSE) {
   }
   new_calm_fit(m, sigma = sigma, n = cv$n, method = "sem",
                settings = list(standardize = standardize), call = match.call(),
-               extra = list(data_var = data_variances(x, cov, standardize), data_mean = data_means(x)))
+               extra = data_summary(x, cov, standardize))
 }
