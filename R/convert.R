@@ -37,8 +37,8 @@
 #' edge has no single weight). A fit that only has a CPDAG (PC, GES) has no
 #' `graph = "dag"`.
 #' @param ... For an edge list, `nodes`: the node names, in order (default
-#'   its attribute `nodes`, else the nodes named in `from` and `to`);
-#'   otherwise unused.
+#'   its attribute `nodes`, else the nodes named in `from` and `to`). Any
+#'   other argument here is an error naming it.
 #' @return A square double matrix with node names as dimnames.
 #' @seealso [as_igraph()], [as_pcalg_amat()]
 #' @examples
@@ -46,6 +46,8 @@
 #' as_amat(g)
 #' @export
 as_amat <- function(x, weighted = TRUE, graph = c("cpdag", "dag", "skeleton"), ...) {
+  # `nodes` (for an edge list) is the one argument a method reads from `...`
+  check_dots_for(list(...), function(nodes) NULL, "as_amat", environment())
   check_flag(weighted, "weighted")
   # NULL: graph_arg()'s internal default, resolved by the fit method
   if (!is.null(graph)) graph <- match_choice(graph, graph_types, "graph", environment())
@@ -149,7 +151,7 @@ as_amat.amat <- function(x, weighted = TRUE, ...) {
 #' @param graph For a fit, which of its graphs: `"cpdag"` (default), `"dag"`
 #'   (with the weights on the data's scale as edge attribute `weight`) or
 #'   `"skeleton"`; see [as_amat()]. Ignored for other graphs.
-#' @param ... Unused; for methods.
+#' @param ... Unused; an argument given here is an error naming it.
 #' @return A directed igraph graph with vertex names.
 #' @examples
 #' B <- matrix(c(0, 0.8, 0, 0, 0, -1.2, 0, 0, 0), 3, byrow = TRUE,
@@ -158,6 +160,7 @@ as_amat.amat <- function(x, weighted = TRUE, ...) {
 #' igraph::E(g)$weight
 #' @export
 as_igraph <- function(x, graph = c("cpdag", "dag", "skeleton"), ...) {
+  check_dots_empty(..., fn = "as_igraph", call = environment())
   UseMethod("as_igraph")
 }
 

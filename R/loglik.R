@@ -25,7 +25,7 @@
 #' @param nsim Number of rows (observations) to draw.
 #' @param seed Optional seed for [set.seed()]; the random state is restored
 #'   afterwards, as [stats::simulate()] does.
-#' @param ... Unused.
+#' @param ... Unused; an argument given here is an error naming it.
 #' @return `logLik()`: an object of class `logLik` with attributes `df` and
 #'   `nobs`. `nobs()`: the sample size. `simulate()`: a data frame with
 #'   `nsim` rows and one column per variable.
@@ -44,6 +44,7 @@ NULL
 #' @export
 logLik.calm_fit <- function(object, ...) {
   call <- environment()
+  check_dots_empty(..., fn = "logLik.calm_fit", call = call)
   if (is.null(object$omega) || is.null(object$B)) {
     abort_arg("object", "has no DAG with noise variances (a CPDAG-only fit such as PC or GES has no single likelihood); fit a DAG or use {.fn score_dag}.",
               call = call)
@@ -70,6 +71,7 @@ nobs.calm_fit <- function(object, ...) {
 #' @export
 simulate.calm_fit <- function(object, nsim = 1, seed = NULL, ...) {
   call <- environment()
+  check_dots_empty(..., fn = "simulate.calm_fit", call = call)
   if (is.null(object$omega) || is.null(object$B)) {
     abort_arg("object", "has no DAG with noise variances to simulate from.", call = call)
   }

@@ -40,7 +40,7 @@
 #'   of the data; `"standardized"`: on the scale of standardized variables.
 #' @param max_edges Maximum number of edges listed by `print()` (followed by
 #'   how many more there are) and by the summary's print method.
-#' @param ... Unused.
+#' @param ... Unused; an argument given here is an error naming it.
 #' @return `print()`: `x`, invisibly. `summary()`: an object of class
 #'   `summary.calm_fit`, a list with the elements shown by its print method
 #'   (`edges` is a data frame with columns `from`, `to`, `weight`, `type`;
@@ -65,6 +65,7 @@ NULL
 print.calm_fit <- function(x, details = FALSE, max_edges = 15, ...) {
   check_fit_object(x, "x")
   call <- environment()
+  check_dots_empty(..., fn = "print.calm_fit", call = call)
   check_flag(details, "details", call = call)
   max_edges <- floor(check_number(max_edges, "max_edges", lower = 0, allow_inf = TRUE, call = call))
   cat(fit_title(x), "\n", sep = "")
@@ -80,6 +81,7 @@ print.calm_fit <- function(x, details = FALSE, max_edges = 15, ...) {
 #' @export
 summary.calm_fit <- function(object, scale = c("data", "standardized"), ...) {
   check_fit_object(object, "object")
+  check_dots_empty(..., fn = "summary.calm_fit", call = environment())
   scale <- match_choice(scale, c("data", "standardized"), "scale", call = environment())
   structure(list(
     title = fit_title(object), lines = fit_lines(object), edges = edge_table(object, scale),
@@ -109,6 +111,7 @@ edge_table <- function(object, scale = "data") {
 #' @rdname calm_fit-methods
 #' @export
 print.summary.calm_fit <- function(x, max_edges = 30, ...) {
+  check_dots_empty(..., fn = "print.summary.calm_fit", call = environment())
   max_edges <- floor(check_number(max_edges, "max_edges", lower = 0, allow_inf = TRUE,
                             call = environment()))
   cat(x[["title"]], "\n", sep = "")
@@ -173,6 +176,7 @@ coef.calm_fit <- function(object, type = c("refit", "raw"), scale = c("data", "s
                           ...) {
   check_fit_object(object, "object")
   call <- environment()
+  check_dots_empty(..., fn = "coef.calm_fit", call = call)
   type <- match_choice(type, c("refit", "raw"), "type", call = call)
   scale <- match_choice(scale, c("data", "standardized"), "scale", call = call)
   m <- fit_weights(object, type, scale, call = call)

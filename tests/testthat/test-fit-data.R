@@ -69,3 +69,23 @@ test_that("every learner's fit keeps its covariance, the learner's own", {
   expect_null(fit$data_check)
   expect_equal(nrow(causal_effects(fit, "X1", "X2")), nrow(causal_effects(fit, "X1", "X2", cov = sem$sigma)))
 })
+
+test_that("no method's `...` swallows a misspelt argument", {
+  set.seed(6)
+  sem <- simulate_sem(4, k = 1, n = 100)
+  fit <- boss(sem$x, starts = 1)
+  expect_error(print(fit, detials = TRUE), class = "calm_error_argument", regexp = "detials")
+  expect_error(summary(fit, sacle = "data"), class = "calm_error_argument", regexp = "sacle")
+  expect_error(print(summary(fit), max_egdes = 3), class = "calm_error_argument", regexp = "max_egdes")
+  expect_error(coef(fit, tpye = "raw"), class = "calm_error_argument", regexp = "tpye")
+  expect_error(logLik(fit, REML = TRUE), class = "calm_error_argument", regexp = "REML")
+  expect_error(simulate(fit, nsim = 2, sed = 1), class = "calm_error_argument", regexp = "sed")
+  expect_error(predict(fit, sem$x, typ = "x"), class = "calm_error_argument", regexp = "typ")
+  expect_error(fitted(fit, sem$x, a = 1), class = "calm_error_argument", regexp = "`a`")
+  expect_error(as_amat(fit, wieghted = FALSE), class = "calm_error_argument", regexp = "wieghted")
+  expect_error(as_igraph(fit, grph = "dag"), class = "calm_error_argument", regexp = "grph")
+  # what the methods do read still works
+  expect_equal(nrow(as_amat(data.frame(from = "a", to = "b"), nodes = c("a", "b", "c"))), 3L)
+  expect_s3_class(logLik(fit), "logLik")
+  expect_true(is.finite(BIC(fit)))
+})
