@@ -183,11 +183,10 @@ print.calm_bootstrap <- function(x, ...) {
               x$R, length(x$nodes), nrow(top), sum(top$strength >= x$threshold), x$threshold))
   if (x$failed > 0) cat(sprintf("  %d replicate(s) failed and were left out\n", x$failed))
   if (nrow(top)) {
-    shown <- utils::head(top, 10)
-    cat("strongest pairs (CPDAG):\n")
-    print(data.frame(pair = paste(shown$from, "-", shown$to), strength = round(shown$strength, 3),
-                     `from->to` = round(shown$directed, 3),
-                     `to->from` = round(shown$strength - shown$directed - shown$undirected, 3),
+    shown <- oriented_pairs(x$cpdag, 10)
+    cat("strongest pairs (CPDAG; each named as most replicates have it):\n")
+    print(data.frame(pair = shown$pair, strength = round(shown$strength, 3),
+                     `as named` = round(shown$first, 3), reversed = round(shown$second, 3),
                      undirected = round(shown$undirected, 3), check.names = FALSE),
           row.names = FALSE)
   }
@@ -289,20 +288,30 @@ as_bn_strength <- function(x, graph = c("cpdag", "dag")) {
             threshold = x$threshold, nodes = x$nodes)
 }
 
-# The bars of the strength plot: for the `top` strongest pairs, the shares
-# of replicates with the pair in its more frequent direction, in the other
-# and undirected (rows), each pair named "from -> to" in its more frequent
-# direction ("from -- to" when undirected is the most frequent).
-strength_shares <- function(s, top) {
+# The `top` strongest pairs of the CPDAG counts, each named as print() and
+# plot() name it: "from -> to" in its more frequent direction, "a -- b"
+# (in the order of the names) when undirected is the most frequent; with
+# the shares of replicates pointing it as named (`first`), the other way
+# (`second`) and undirected.
+oriented_pairs <- function(s, top) {
   s <- s[s$from < s$to & s$strength > 0, , drop = FALSE]
   s <- utils::head(s[order(-s$strength), , drop = FALSE], top)
   back <- s$strength - s$directed - s$undirected
   flip <- back > s$directed
   first <- ifelse(flip, back, s$directed)
   second <- ifelse(flip, s$directed, back)
-  shares <- rbind(first, second, undirected = s$undirected)
-  arrow <- ifelse(s$undirected > first, "--", "->")
-  colnames(shares) <- ifelse(flip, paste(s$to, arrow, s$from), paste(s$from, arrow, s$to))
+  pair <- ifelse(s$undirected >= first, paste(s$from, "--", s$to),
+                 ifelse(flip, paste(s$to, "->", s$from), paste(s$from, "->", s$to)))
+  data.frame(pair = pair, strength = s$strength, first = first, second = second,
+             undirected = s$undirected, stringsAsFactors = FALSE)
+}
+
+# The bars of the strength plot: for the `top` strongest pairs, the shares
+# of replicates with the pair as named, the other way and undirected (rows).
+strength_shares <- function(s, top) {
+  p <- oriented_pairs(s, top)
+  shares <- rbind(first = p$first, second = p$second, undirected = p$undirected)
+  colnames(shares) <- p$pair
   shares
 }
 

@@ -139,13 +139,7 @@ fit_sem <- function(graph, x, cov = NULL, n = NULL, standardize = FALSE) {
   m <- check_same_nodes(sigma, m, if (is.null(x)) "cov" else "x", "graph", call = call,
                         by_position = !has_node_names(graph))
   m[] <- as.double(m != 0)
-  if (!cpp_is_dag(m)) {
-    ext <- cpp_pdag_extension(m)
-    if (is.null(ext) || !cpp_is_dag(ext)) {
-      abort_arg("graph", "is neither a DAG nor a CPDAG with a consistent extension.", call = call)
-    }
-    m[] <- as.double(ext != 0)
-  }
+  if (!cpp_is_dag(m)) m <- dag_of_class(m, "graph", call)
   new_calm_fit(m, sigma = sigma, n = cv$n, method = "sem",
                settings = list(standardize = standardize), call = match.call(),
                extra = data_summary(x, cov, standardize))
