@@ -415,6 +415,7 @@ plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NU
   on.exit(graphics::par(old), add = TRUE)
   geo <- draw_edges(x$nodes, idx[, 1], idx[, 2], mark, colour = grDevices::grey(0.75 * (1 - w)),
                     lty = 1, layout = xy, edge.width = 1 + 2 * w, arrow_size = 0.8,
+                    aspect = plot_aspect(),
                     main = sprintf("averaged graph, strength >= %g (%d replicates)", threshold, x$R), ...)
   left_out <- draw_strength_labels(x$cpdag, from, to, mark, geo, idx)
   graphics::mtext(paste0("label: strength (share of replicates with the pair) / share pointing as drawn; none when both >= ",
