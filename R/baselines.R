@@ -286,7 +286,7 @@ pc_pcalg <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01, standardize =
   amat <- amat[r$names, r$names, drop = FALSE]
   new_calm_fit(amat, sigma = r$sigma, n = r$n, method = "pc",
                settings = list(alpha = alpha, n_used = n_used), time = elapsed, call = call,
-               is_cpdag = TRUE, extra = list(pcalg_fit = fit))
+               is_cpdag = TRUE, extra = c(list(pcalg_fit = fit), data_summary(x, cov, FALSE)))
 }
 
 #' @rdname pc_pcalg
@@ -322,7 +322,7 @@ ges_pcalg <- function(x = NULL, cov = NULL, n = NULL, lambda = NULL, penalty_dis
   for (j in seq_len(d)) amat[parents[[j]], j] <- 1
   new_calm_fit(amat, sigma = r$sigma, n = r$n, method = "ges",
                settings = list(lambda = lambda, n_used = n_used), time = elapsed, call = call,
-               is_cpdag = TRUE, extra = list(pcalg_fit = fit))
+               is_cpdag = TRUE, extra = c(list(pcalg_fit = fit), data_summary(x, cov, FALSE)))
 }
 
 # pcalg's l0-penalised Gaussian score built from a covariance matrix rather

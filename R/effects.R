@@ -141,6 +141,10 @@ causal_effects <- function(fit, x, y = NULL, data = NULL, cov = NULL,
       abort_arg("data", "is needed for bootstrap effects: the rows each replicate resamples (a fit keeps only their summary).",
                 call = call)
     }
+    if (!is.null(cov)) {
+      abort_arg("cov", "is not used for bootstrap effects, which refit on the rows of {.arg data}; leave it out.",
+                call = call)
+    }
     if (!boot) {
       if (inherits(fit, "calm_fit")) data <- check_fit_data(fit, data, "data", call)
       rl <- replicate_learner(fit, learner, list(...), call)

@@ -121,6 +121,10 @@ vcov.calm_fit <- function(object, x, ...) {
       abort_arg("x", "is missing and this fit keeps no covariance (it was dropped); give the data it was learned from.",
                 call = call)
     }
+    if (!is.finite(st$n)) {
+      abort_arg("x", "is missing and this fit was learned from a population covariance (n = Inf), whose weights have no sampling variance; give the data.",
+                call = call)
+    }
     sd <- st$sd
     block <- function(idx) {
       s <- st$sigma[idx, idx, drop = FALSE]
