@@ -84,6 +84,8 @@ test_that("no method's `...` swallows a misspelt argument", {
   expect_error(fitted(fit, sem$x, a = 1), class = "calm_error_argument", regexp = "`a`")
   expect_error(as_amat(fit, wieghted = FALSE), class = "calm_error_argument", regexp = "wieghted")
   expect_error(as_igraph(fit, grph = "dag"), class = "calm_error_argument", regexp = "grph")
+  expect_error(as.data.frame(fit, grpah = "dag"), class = "calm_error_argument", regexp = "grpah")
+  expect_equal(nrow(as.data.frame(fit, stringsAsFactors = FALSE)), nrow(as.data.frame(fit)))
   # what the methods do read still works
   expect_equal(nrow(as_amat(data.frame(from = "a", to = "b"), nodes = c("a", "b", "c"))), 3L)
   expect_s3_class(logLik(fit), "logLik")
