@@ -103,9 +103,9 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
     amat = post$B, sigma = r$sigma, n = r$n, B_raw = post$B, method = "golem_nv",
     settings = list(standardize = standardize, init = init, control = ctrl),
     trace = trace, removed = post$removed, converged = TRUE, time = elapsed, call = call,
-    extra = list(data_var = data_variances(x, cov, standardize), data_mean = data_means(x),
+    extra = c(data_summary(x, cov, standardize), list(
                  B_unthresholded = set_node_names(res$B, r$names),
-                 objective = res$objective, h = res$h)
+                 objective = res$objective, h = res$h))
   )
 }
 
@@ -205,10 +205,10 @@ notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
     settings = list(standardize = standardize, control = ctrl),
     trace = trace, removed = post$removed, converged = res$converged, time = elapsed,
     call = call,
-    extra = list(data_var = data_variances(x, cov, standardize), data_mean = data_means(x),
+    extra = c(data_summary(x, cov, standardize), list(
                  W_unthresholded = set_node_names(res$W, r$names), h = res$h, rho = res$rho,
                  evaluations = res$evaluations, subproblems = res$subproblems,
-                 subproblems_at_limit = res$subproblems_at_limit)
+                 subproblems_at_limit = res$subproblems_at_limit))
   )
 }
 
@@ -286,7 +286,7 @@ pc_pcalg <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01, standardize =
   amat <- amat[r$names, r$names, drop = FALSE]
   new_calm_fit(amat, sigma = r$sigma, n = r$n, method = "pc",
                settings = list(alpha = alpha, n_used = n_used), time = elapsed, call = call,
-               is_cpdag = TRUE, extra = list(pcalg_fit = fit))
+               is_cpdag = TRUE, extra = c(list(pcalg_fit = fit), data_summary(x, cov, FALSE)))
 }
 
 #' @rdname pc_pcalg
@@ -322,7 +322,7 @@ ges_pcalg <- function(x = NULL, cov = NULL, n = NULL, lambda = NULL, penalty_dis
   for (j in seq_len(d)) amat[parents[[j]], j] <- 1
   new_calm_fit(amat, sigma = r$sigma, n = r$n, method = "ges",
                settings = list(lambda = lambda, n_used = n_used), time = elapsed, call = call,
-               is_cpdag = TRUE, extra = list(pcalg_fit = fit))
+               is_cpdag = TRUE, extra = c(list(pcalg_fit = fit), data_summary(x, cov, FALSE)))
 }
 
 # pcalg's l0-penalised Gaussian score built from a covariance matrix rather

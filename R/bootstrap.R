@@ -62,6 +62,7 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
   d <- length(nm)
   n <- nrow(x)
   args <- list(...)
+  check_dots_for(args, learner, learner_name(learner), call)
   if (identical(learner, calm) && is.null(args$verbose)) args$verbose <- FALSE
   as_frame <- wants_data_frame(learner)
   t0 <- proc.time()[["elapsed"]]
@@ -182,11 +183,10 @@ print.calm_bootstrap <- function(x, ...) {
               x$R, length(x$nodes), nrow(top), sum(top$strength >= x$threshold), x$threshold))
   if (x$failed > 0) cat(sprintf("  %d replicate(s) failed and were left out\n", x$failed))
   if (nrow(top)) {
-    shown <- utils::head(top, 10)
-    cat("strongest pairs (CPDAG):\n")
-    print(data.frame(pair = paste(shown$from, "-", shown$to), strength = round(shown$strength, 3),
-                     `from->to` = round(shown$directed, 3),
-                     `to->from` = round(shown$strength - shown$directed - shown$undirected, 3),
+    shown <- oriented_pairs(x$cpdag, 10)
+    cat("strongest pairs (CPDAG; each named as most replicates have it):\n")
+    print(data.frame(pair = shown$pair, strength = round(shown$strength, 3),
+                     `as named` = round(shown$first, 3), reversed = round(shown$second, 3),
                      undirected = round(shown$undirected, 3), check.names = FALSE),
           row.names = FALSE)
   }
@@ -196,9 +196,14 @@ print.calm_bootstrap <- function(x, ...) {
 #' The averaged graph of a bootstrap
 #'
 #' Keeps the pairs whose bootstrap strength is at least `threshold` and
-#' orients each as most replicates did (as bnlearn's `averaged.network()`):
-#' `from -> to` when its direction share is above one half, undirected when
-#' the two directions tie. Cycles that the orientation creates are broken by
+#' orients each as most replicates did: from the CPDAG counts, undirected
+#' when more replicates leave the pair undirected than point it either way;
+#' otherwise (and always for `graph = "dag"`) as bnlearn's
+#' `averaged.network()`, `from -> to` when its direction share is above one
+#' half, undirected when the two directions tie. (bnlearn counts an
+#' undirected edge half each way, so a pair undirected in 90% of the
+#' replicates and `from -> to` in the rest has direction share 0.55 and
+#' would be drawn as an arrow.) Cycles that the orientation creates are broken by
 #' making their weakest edges undirected, so the result is a partially
 #' directed acyclic graph.
 #'
@@ -232,7 +237,12 @@ average_graph <- function(x, threshold = NULL, graph = c("cpdag", "dag")) {
   out <- matrix(0, d, d, dimnames = list(nm, nm))
   st <- out
   st[cbind(s$from, s$to)] <- s$strength
-  keep <- s[s$strength >= threshold & s$strength > 0 & s$direction >= 0.5, , drop = FALSE]
+  pointed <- s$direction >= 0.5
+  if (graph == "cpdag") {
+    back <- s$strength - s$directed - s$undirected
+    pointed <- pointed | s$undirected >= pmax(s$directed, back)
+  }
+  keep <- s[s$strength >= threshold & s$strength > 0 & pointed, , drop = FALSE]
   out[cbind(keep$from, keep$to)] <- 1
   # a directed cycle: make the weakest of its directed edges undirected
   repeat {
@@ -278,20 +288,30 @@ as_bn_strength <- function(x, graph = c("cpdag", "dag")) {
             threshold = x$threshold, nodes = x$nodes)
 }
 
-# The bars of the strength plot: for the `top` strongest pairs, the shares
-# of replicates with the pair in its more frequent direction, in the other
-# and undirected (rows), each pair named "from -> to" in its more frequent
-# direction ("from -- to" when undirected is the most frequent).
-strength_shares <- function(s, top) {
+# The `top` strongest pairs of the CPDAG counts, each named as print() and
+# plot() name it: "from -> to" in its more frequent direction, "a -- b"
+# (in the order of the names) when undirected is the most frequent; with
+# the shares of replicates pointing it as named (`first`), the other way
+# (`second`) and undirected.
+oriented_pairs <- function(s, top) {
   s <- s[s$from < s$to & s$strength > 0, , drop = FALSE]
   s <- utils::head(s[order(-s$strength), , drop = FALSE], top)
   back <- s$strength - s$directed - s$undirected
   flip <- back > s$directed
   first <- ifelse(flip, back, s$directed)
   second <- ifelse(flip, s$directed, back)
-  shares <- rbind(first, second, undirected = s$undirected)
-  arrow <- ifelse(s$undirected > first, "--", "->")
-  colnames(shares) <- ifelse(flip, paste(s$to, arrow, s$from), paste(s$from, arrow, s$to))
+  pair <- ifelse(s$undirected >= first, paste(s$from, "--", s$to),
+                 ifelse(flip, paste(s$to, "->", s$from), paste(s$from, "->", s$to)))
+  data.frame(pair = pair, strength = s$strength, first = first, second = second,
+             undirected = s$undirected, stringsAsFactors = FALSE)
+}
+
+# The bars of the strength plot: for the `top` strongest pairs, the shares
+# of replicates with the pair as named, the other way and undirected (rows).
+strength_shares <- function(s, top) {
+  p <- oriented_pairs(s, top)
+  shares <- rbind(first = p$first, second = p$second, undirected = p$undirected)
+  colnames(shares) <- p$pair
   shares
 }
 
@@ -395,6 +415,7 @@ plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NU
   on.exit(graphics::par(old), add = TRUE)
   geo <- draw_edges(x$nodes, idx[, 1], idx[, 2], mark, colour = grDevices::grey(0.75 * (1 - w)),
                     lty = 1, layout = xy, edge.width = 1 + 2 * w, arrow_size = 0.8,
+                    aspect = plot_aspect(),
                     main = sprintf("averaged graph, strength >= %g (%d replicates)", threshold, x$R), ...)
   left_out <- draw_strength_labels(x$cpdag, from, to, mark, geo, idx)
   graphics::mtext(paste0("label: strength (share of replicates with the pair) / share pointing as drawn; none when both >= ",

@@ -136,6 +136,7 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = NULL, lambda1 = NUL
                  penalty_grid = c(1.5, 2, 2.5, 3, 4), penalty_folds = 5, knowledge = NULL) {
   cl <- match.call()
   env <- environment()
+  learner <- learner_record("boss", env)
   if (missing(x)) x <- NULL
   check_flag(standardize, "standardize", call = env)
   check_flag(bes, "bes", call = env)
@@ -183,10 +184,10 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = NULL, lambda1 = NUL
                     standardize = standardize, exact_limit = exact_limit, max_sweeps = max_sweeps,
                     grow_ratio = grow_ratio, kicks = kicks, kick_size = kick_size),
     converged = TRUE, time = elapsed, call = cl,
-    extra = list(penalty = pen, score = r$score, order = nm[r$order], starts = starts_df,
+    extra = c(list(penalty = pen, score = r$score, order = nm[r$order], starts = starts_df,
                  kicks_improved = r$kicks_improved,
                  moral = if (is.null(mo)) NULL else mo$graph, knowledge = kn,
-                 data_var = data_variances(x, cov, standardize), data_mean = data_means(x))
+                 learner = learner), data_summary(x, cov, standardize))
   )
 }
 

@@ -244,7 +244,12 @@
 #'   restart), `skipped` (steps skipped because the objective was not
 #'   finite), `isa` (the kernel build used, `"avx2"` or `"generic"`) and
 #'   `components` (for a fit split by the components of the moral graph, one
-#'   row per fitted component, see Details; `NULL` otherwise).
+#'   row per fitted component, see Details; `NULL` otherwise); the data's
+#'   summary (`n`, `sigma`, `data_mean`, `data_var`, `data_check`: see
+#'   "What a fit keeps of its data" in [calm_fit_predict], and how to drop
+#'   the covariance) and `learner` (the function's name and its arguments
+#'   as given, without the data, `verbose` and `seed`; bootstrap effects of
+#'   [causal_effects()] refit with them).
 #'   Use [print()], [summary()], [coef()], [plot()], [compare_graphs()].
 #' @references Chickering, D. M. (2002). Optimal structure identification
 #'   with greedy search. *JMLR* 3, 507-554.
@@ -276,6 +281,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                  alpha = "auto", knowledge = NULL, na = c("fail", "complete"), seed = NULL) {
   cl <- match.call()
   env <- environment()
+  learner <- learner_record("calm", env)
   if (missing(x)) x <- NULL
   phase <- fit_progress()
   p <- calm_prepare(x, cov, n, standardize, moral, gate, constraint, score, refine, control,
@@ -302,7 +308,9 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   }
   elapsed <- proc.time()[["elapsed"]] - t0
   phase()
-  wrap_calm_fit(p, runs, pen, threshold_empty, elapsed, call = cl)
+  fit <- wrap_calm_fit(p, runs, pen, threshold_empty, elapsed, call = cl)
+  fit$learner <- learner
+  fit
 }
 
 # calm()'s last stage: the best restart (by the refined score when the
@@ -320,17 +328,16 @@ wrap_calm_fit <- function(p, runs, pen, threshold_empty, elapsed, call) {
     removed = if (p$cut) best[["removed"]][0, , drop = FALSE] else best[["removed"]],
     converged = (p$cut || best[["converged"]]) && !threshold_empty, time = elapsed, call = call,
     refit = best[["refit"]],
-    extra = list(seed = best[["seed"]], moral = p$mo[["graph"]], stop = best[["stop"]],
+    extra = c(list(seed = best[["seed"]], moral = p$mo[["graph"]], stop = best[["stop"]],
                  objective = best[["final_objective"]], h = best[["h"]],
                  gate_values = best[["gate_values"]], restarts = restart_table(runs, p$seeds),
                  skipped = best[["skipped"]], isa = best[["isa"]], refine = best[["refine"]],
                  components = best[["components"]], penalty = pen, knowledge = p$kn,
                  na_dropped = attr(p$x, "na_dropped"),
-                 data_var = data_variances(p$x, p$cov, p$standardize),
-                 data_mean = data_means(p$x),
                  continuous = if (p$skip) "none" else if (p$cut) "start" else "full",
                  stages = data.frame(stage = names(p$seconds), seconds = unname(p$seconds),
-                                     stringsAsFactors = FALSE))
+                                     stringsAsFactors = FALSE)),
+            data_summary(p$x, p$cov, p$standardize))
   )
 }
 

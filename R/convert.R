@@ -37,8 +37,8 @@
 #' edge has no single weight). A fit that only has a CPDAG (PC, GES) has no
 #' `graph = "dag"`.
 #' @param ... For an edge list, `nodes`: the node names, in order (default
-#'   its attribute `nodes`, else the nodes named in `from` and `to`);
-#'   otherwise unused.
+#'   its attribute `nodes`, else the nodes named in `from` and `to`). Any
+#'   other argument here is an error naming it.
 #' @return A square double matrix with node names as dimnames.
 #' @seealso [as_igraph()], [as_pcalg_amat()]
 #' @examples
@@ -46,6 +46,8 @@
 #' as_amat(g)
 #' @export
 as_amat <- function(x, weighted = TRUE, graph = c("cpdag", "dag", "skeleton"), ...) {
+  # `nodes` (for an edge list) is the one argument a method reads from `...`
+  check_dots_for(list(...), function(nodes) NULL, "as_amat", environment())
   check_flag(weighted, "weighted")
   # NULL: graph_arg()'s internal default, resolved by the fit method
   if (!is.null(graph)) graph <- match_choice(graph, graph_types, "graph", environment())
@@ -149,7 +151,7 @@ as_amat.amat <- function(x, weighted = TRUE, ...) {
 #' @param graph For a fit, which of its graphs: `"cpdag"` (default), `"dag"`
 #'   (with the weights on the data's scale as edge attribute `weight`) or
 #'   `"skeleton"`; see [as_amat()]. Ignored for other graphs.
-#' @param ... Unused; for methods.
+#' @param ... Unused; an argument given here is an error naming it.
 #' @return A directed igraph graph with vertex names.
 #' @examples
 #' B <- matrix(c(0, 0.8, 0, 0, 0, -1.2, 0, 0, 0), 3, byrow = TRUE,
@@ -158,6 +160,7 @@ as_amat.amat <- function(x, weighted = TRUE, ...) {
 #' igraph::E(g)$weight
 #' @export
 as_igraph <- function(x, graph = c("cpdag", "dag", "skeleton"), ...) {
+  check_dots_empty(..., fn = "as_igraph", call = environment())
   UseMethod("as_igraph")
 }
 
@@ -279,11 +282,17 @@ pag_to_amat <- function(p, arg, call) {
 #' DAG or CPDAG: for a fit, both return its **CPDAG** by default (the
 #' equivalence class the data support; undirected arcs in bnlearn), as
 #' `print()` shows it; `graph = "dag"` gives the one member `fit$amat` holds,
-#' which is what `bnlearn::bn.fit()` and pcalg's DAG functions need.
+#' which is what `bnlearn::bn.fit()` and pcalg's DAG functions need:
+#' `bnlearn::bn.fit(as_bn(fit, graph = "dag"), x)` (bnlearn refuses to fit
+#' a partially directed graph). Every DAG of the class has the same
+#' likelihood, so which member does not matter for the fitted model.
 #'
 #' @param x A graph or fit; see [as_amat()].
 #' @param graph For a fit, which of its graphs: `"cpdag"` (default), `"dag"`
-#'   or `"skeleton"`; see [as_amat()]. Ignored for other graphs.
+#'   or `"skeleton"`; see [as_amat()]. For a partially directed graph given
+#'   as it is, `as_bn(x, graph = "dag")` gives one DAG of its class (a
+#'   consistent extension, which keeps its directed edges), or an error
+#'   when it has none; otherwise ignored for other graphs.
 #' @return A `graphNEL` or `bn` object.
 #' @examplesIf requireNamespace("graph", quietly = TRUE)
 #' B <- matrix(c(0, 1, 0, 0), 2, dimnames = list(c("a", "b"), c("a", "b")))
@@ -302,18 +311,42 @@ as_graphNEL <- function(x, graph = c("cpdag", "dag", "skeleton")) {
 #' @rdname as_graphNEL
 #' @examplesIf requireNamespace("bnlearn", quietly = TRUE)
 #' as_bn(B)
+#' # a CPDAG: one DAG of it, which bnlearn can fit
+#' cp <- matrix(c(0, 1, 1, 0), 2, dimnames = list(c("a", "b"), c("a", "b")))
+#' as_bn(cp, graph = "dag")
+#' set.seed(1)
+#' sem <- simulate_sem(4, k = 1, n = 200)
+#' fit <- boss(sem$x)
+#' bnlearn::bn.fit(as_bn(fit, graph = "dag"), as.data.frame(sem$x))
 #' @export
 as_bn <- function(x, graph = c("cpdag", "dag", "skeleton")) {
   rlang_check_installed("bnlearn")
   call <- environment()
+  graph <- match_choice(graph, graph_types, "graph", call)
   m <- graph_arg(x, "x", call = call, graph = graph)
   m[] <- as.double(m != 0)
+  if (graph == "dag" && !inherits(x, "calm_fit") && any(m != 0 & t(m) != 0)) {
+    m <- dag_of_class(m, "x", call)
+  }
   g <- bnlearn::empty.graph(rownames(m))
   # bnlearn refuses graphs with a directed cycle; say which argument it was.
   tryCatch(bnlearn::amat(g) <- m, error = function(e) {
     abort_arg("x", "cannot become a bnlearn network: {conditionMessage(e)}", call = call)
   })
   g
+}
+
+# One DAG of a partially directed graph's class: its consistent extension
+# (the directed edges kept, no new v-structure), or an error naming `arg`.
+dag_of_class <- function(m, arg, call) {
+  ext <- cpp_pdag_extension(m)
+  if (is.null(ext) || !cpp_is_dag(ext)) {
+    abort_arg(arg, "has no DAG in its class (no consistent extension): it is not a valid CPDAG or PDAG.",
+              call = call)
+  }
+  ext[] <- as.double(ext != 0)
+  dimnames(ext) <- dimnames(m)
+  ext
 }
 
 # rlang::check_installed() (which offers to install in an interactive

@@ -40,7 +40,7 @@
 #'
 #' @param x A `calm_fit` or a `calm_bootstrap`.
 #' @param row.names,optional Ignored; there for the generic.
-#' @param ... Ignored.
+#' @param ... Ignored when base R passes them on (`stringsAsFactors` and the like); any other argument is an error naming it.
 #' @param graph `"cpdag"` (default) or `"dag"` (see Details).
 #' @param threshold For a bootstrap: the strength at or above which a pair
 #'   is listed (default the one stored in `x`).
@@ -64,6 +64,7 @@
 #' @export
 as.data.frame.calm_fit <- function(x, row.names = NULL, optional = FALSE, ...,
                                    graph = c("cpdag", "dag")) {
+  check_frame_dots(list(...), "as.data.frame.calm_fit", environment())
   graph <- match_choice(graph, c("cpdag", "dag"), "graph", environment())
   check_fit_object(x, "x")
   m <- fit_graph(x, graph)
@@ -80,6 +81,7 @@ as.data.frame.calm_fit <- function(x, row.names = NULL, optional = FALSE, ...,
 #' @export
 as.data.frame.calm_bootstrap <- function(x, row.names = NULL, optional = FALSE, ...,
                                          graph = c("cpdag", "dag"), threshold = NULL) {
+  check_frame_dots(list(...), "as.data.frame.calm_bootstrap", environment())
   graph <- match_choice(graph, c("cpdag", "dag"), "graph", environment())
   avg <- average_graph(x, threshold = threshold, graph = graph)
   e <- edge_rows(avg != 0)
@@ -89,6 +91,15 @@ as.data.frame.calm_bootstrap <- function(x, row.names = NULL, optional = FALSE, 
   e$direction <- s$direction[key]
   attr(e, "nodes") <- x$nodes
   e
+}
+
+# The `...` of the as.data.frame() methods: what base R's data.frame()
+# and as.data.frame() may pass on (and these methods ignore), else an
+# error naming the argument (a misspelt `graph`, say).
+check_frame_dots <- function(dots, fn, call) {
+  base_args <- function(stringsAsFactors, cut.names, col.names, fix.empty.names, check.names,
+                        make.names, nm) NULL
+  check_dots_for(dots, base_args, fn, call)
 }
 
 # The edges of a logical adjacency matrix with node names: `i -> j` when

@@ -21,8 +21,8 @@ bootstrap_effects <- function(bs, x, y, data, method, level, call) {
     g[bs$graphs[[r]]] <- 1
     tryCatch({
       g <- meek_closure(g)
-      sigma <- stats::cov(data[bs$rows[[r]], , drop = FALSE])
-      effect_bounds(possible_effects(g, sigma, xs, ys, method), r)
+      st <- list(sigma = stats::cov(data[bs$rows[[r]], , drop = FALSE]), n = nrow(data), sd = NULL)
+      effect_bounds(possible_effects(g, st, xs, ys, method), r)
     }, error = function(e) conditionMessage(e))
   }
   run <- run_tasks(length(bs$graphs), one)

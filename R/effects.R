@@ -31,6 +31,23 @@
 #' technique); with `"optimal"` from one regression of `y` on all
 #' treatments and the optimal set.
 #'
+#' An outcome that is a descendant of `x` in no DAG of the class (no path
+#' from `x` to it can be causal in any of them) has a total effect of 0 in
+#' every DAG: both methods give 0 there, with standard error 0, and flag
+#' the row (`possible_descendant = FALSE`). pcalg's `ida()` gives the
+#' regression coefficient instead, an estimate of that 0; elsewhere the
+#' effects equal `ida()`'s and `jointIda()`'s.
+#'
+#' Each effect that is one regression coefficient (one treatment, and
+#' several with `"optimal"`) carries its ordinary least-squares standard
+#' error from the covariance and `n` (`lm()`'s, for the regression of `y`
+#' on `x` and the set) and a confidence interval at `level` from t
+#' quantiles on the regression's residual degrees of freedom. Both are
+#' conditional on the graph: they say how precisely the data fix the
+#' effect if that orientation is the truth, not how sure the graph is (see
+#' Uncertainty for that). Joint `"local"` effects combine several
+#' regressions and get `NA`.
+#'
 #' Effects are on the scale of the data (or covariance) given, whatever
 #' scale the learner worked on: the effect of one unit of `x` in its own
 #' units, in units of `y`.
@@ -43,16 +60,29 @@
 #' @param y Outcomes: node names or positions, disjoint from `x`; `NULL`
 #'   (default) for every other node.
 #' @param data Data, one column per node (matched by name): the data the
-#'   graph was learned from. Fits do not keep their data, so it is needed.
-#' @param cov Instead of `data`, a covariance matrix of the nodes.
+#'   graph was learned from. Not needed for a fit, which keeps its
+#'   covariance and `n` (see [calm_fit_predict]), unless `R > 0` (the
+#'   replicates resample the rows). Given with a fit, it must be the fit's
+#'   data: other rows or columns are an error of class
+#'   `calm_error_data_mismatch`, other values a warning of class
+#'   `calm_warning_data_mismatch`. Needed for a graph.
+#' @param cov Instead of `data`, a covariance matrix of the nodes (standard
+#'   errors then use the fit's `n`; for a graph they are `NA`).
 #' @param method `"local"` (default) or `"optimal"`; see Details.
-#' @param R For a fit or graph: `0` (default) for the effects on `data`;
-#'   a number of bootstrap replicates to run [bootstrap_edges()] on `data`
-#'   with `learner` first and summarise over its graphs (see
-#'   Uncertainty).
+#' @param R For a fit or graph: `0` (default) for the effects on the
+#'   fit's covariance or `data`; a number of bootstrap replicates to run
+#'   [bootstrap_edges()] on `data` with `learner` first and summarise over
+#'   its graphs (see Uncertainty).
 #' @param learner,... The learner and its arguments for `R > 0`, as in
-#'   [bootstrap_edges()] (default [calm()]).
-#' @param level Coverage of the percentile intervals of bootstrap summaries.
+#'   [bootstrap_edges()]. By default a fit's replicates are learned as the
+#'   fit was: by the same function ([calm()], [boss()] or
+#'   [exact_search()]) with the same arguments, background knowledge
+#'   included; arguments given here replace the fit's, and another
+#'   `learner` gets the arguments given here and the fit's knowledge. A
+#'   graph's replicates use [calm()]. With `R = 0` there is no learner: an
+#'   argument here (a misspelt one, say `methd =`) is an error naming it.
+#' @param level Coverage of the confidence intervals of the effects, and of
+#'   the percentile intervals of bootstrap summaries (default 0.95).
 #' @section Uncertainty: Given a [bootstrap_edges()] result (which keeps each
 #'   replicate's CPDAG and resampled rows), or `R > 0`, the possible effects
 #'   are computed in every replicate's graph with coefficients refitted on
@@ -66,9 +96,12 @@
 #'   `set` (the parent set of `x` for `"local"`, the adjustment set for
 #'   `"optimal"`, names separated by commas), `config` (which local
 #'   orientation; rows of joint effects with the same `config` belong
-#'   together) and `is_unique` (`TRUE` when every orientation in the class
-#'   gives the same estimate, so the class identifies the effect). The
-#'   bootstrap summary is described under Uncertainty.
+#'   together), `is_unique` (`TRUE` when every orientation in the class
+#'   gives the same estimate, so the class identifies the effect), `se`,
+#'   `lower` and `upper` (standard error and confidence interval, see
+#'   Details) and `possible_descendant` (`FALSE` when `y` is a descendant
+#'   of `x` in no DAG of the class, where the effect is 0). The bootstrap
+#'   summary is described under Uncertainty.
 #' @references Maathuis, M. H., Kalisch, M. and Bühlmann, P. (2009).
 #'   Estimating high-dimensional intervention effects from observational
 #'   data. *Annals of Statistics* 37(6A), 3133-3164.
@@ -84,71 +117,112 @@
 #' set.seed(1)
 #' sem <- simulate_sem(6, k = 1.5, n = 500)
 #' fit <- boss(sem$x)
-#' causal_effects(fit, "X1", data = sem$x)
-#' causal_effects(fit, "X1", "X6", data = sem$x, method = "optimal")
+#' # the fit keeps its covariance: no data needed
+#' causal_effects(fit, "X1")
+#' causal_effects(fit, "X1", "X6", method = "optimal")
 #' # joint effects of two treatments
-#' causal_effects(fit, c("X1", "X2"), "X6", data = sem$x)
+#' causal_effects(fit, c("X1", "X2"), "X6")
 #' # uncertainty: the bounds over bootstrap graphs
 #' bs <- bootstrap_edges(sem$x, R = 5, learner = boss, starts = 2)
 #' causal_effects(bs, "X1", data = sem$x)
 #' @export
 causal_effects <- function(fit, x, y = NULL, data = NULL, cov = NULL,
-                           method = c("local", "optimal"), R = 0, learner = calm, ...,
+                           method = c("local", "optimal"), R = 0, learner = NULL, ...,
                            level = 0.95) {
   call <- environment()
   method <- match_choice(method, c("local", "optimal"), "method", call)
   R <- check_count(R, "R", call = call)
   level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE,
                         upper_open = TRUE, call = call)
-  if (inherits(fit, "calm_bootstrap") || R > 0) {
+  boot <- inherits(fit, "calm_bootstrap")
+  if (boot || R == 0) check_effects_dots(list(...), learner, boot, call)
+  if (boot || R > 0) {
     if (is.null(data)) {
-      abort_arg("data", "is needed for bootstrap effects: the rows each replicate resamples.",
+      abort_arg("data", "is needed for bootstrap effects: the rows each replicate resamples (a fit keeps only their summary).",
                 call = call)
     }
-    if (!inherits(fit, "calm_bootstrap")) {
-      fit <- bootstrap_edges(data, R = R, learner = learner, ...)
+    if (!is.null(cov)) {
+      abort_arg("cov", "is not used for bootstrap effects, which refit on the rows of {.arg data}; leave it out.",
+                call = call)
+    }
+    if (!boot) {
+      if (inherits(fit, "calm_fit")) data <- check_fit_data(fit, data, "data", call)
+      rl <- replicate_learner(fit, learner, list(...), call)
+      fit <- do.call(bootstrap_edges, c(list(data, R = R, learner = rl$learner), rl$args))
     }
     return(bootstrap_effects(fit, x, y, data, method, level, call))
   }
   g <- effects_graph(fit, "fit", call)
   nm <- rownames(g)
-  sigma <- effects_covariance(data, cov, nm, call)
+  st <- effects_statistics(fit, data, cov, nm, call)
   xs <- node_arg(x, nm, "x", call)
   ys <- if (is.null(y)) setdiff(seq_along(nm), xs) else node_arg(y, nm, "y", call)
   check_disjoint(xs, ys, nm, call)
   cpdag <- inherits(fit, "calm_fit") && is.null(fit[["knowledge"]])
-  possible_effects(g, sigma, xs, ys, method, cpdag, call)
+  possible_effects(g, st, xs, ys, method, cpdag, level, call)
 }
 
-# The covariance the effects are computed from, with the graph's nodes in
-# its order; a fit without data is an error that says what to give.
-effects_covariance <- function(data, cov, nm, call) {
-  if (is.null(data) && is.null(cov)) {
-    abort_arg("data", "is missing: fits do not keep their data; give it as {.arg data} (or a covariance as {.arg cov}).",
+# Without bootstrap replicates nothing is passed on: an argument in `...`
+# (a misspelt one, most likely) or a `learner` would go unused.
+check_effects_dots <- function(dots, learner, boot, call) {
+  why <- if (boot) {
+    "there is none for a bootstrap result, which is summarised as it is"
+  } else {
+    "it runs only with {.arg R} > 0"
+  }
+  if (length(dots)) {
+    nm <- names(dots) %||% rep("", length(dots))
+    shown <- ifelse(nm == "", "(unnamed)", nm)
+    cli::cli_abort(c("{.arg {shown}} {?is not an argument/are not arguments} of {.fn causal_effects}.",
+                     i = paste0("Check the spelling: arguments in {.arg ...} go to the learner, and ", why, ".")),
+                   class = c("calm_error_argument", "calm_error"), call = call)
+  }
+  if (!is.null(learner)) {
+    abort_arg("learner", paste0("refits bootstrap replicates, and ", why, "."),
               call = call)
   }
+}
+
+# The statistics the effects are computed from: a covariance over the
+# graph's nodes (`sigma`), the sample size behind it (`n`, NA when
+# unknown) and, when it is on a standardized scale, the standard
+# deviations that put effects back on the data's (`sd`). From `data` or
+# `cov` when given, else from what the fit keeps.
+effects_statistics <- function(fit, data, cov, nm, call) {
   if (!is.null(data) && !is.null(cov)) {
     abort_arg("cov", "must be NULL when {.arg data} is given.", call = call)
   }
+  is_fit <- inherits(fit, "calm_fit")
   if (!is.null(data)) {
-    x <- sem_data(data, nm, "data", call)
-    s <- stats::cov(x)
-  } else {
+    x <- if (is_fit) check_fit_data(fit, data, "data", call) else sem_data(data, nm, "data", call)
+    return(list(sigma = stats::cov(x), n = nrow(x), sd = NULL))
+  }
+  if (!is.null(cov)) {
     s <- check_covariance(cov, "cov", call = call)
     if (is.null(colnames(cov)) && ncol(s) == length(nm)) dimnames(s) <- list(nm, nm)
     missing_nodes <- setdiff(nm, colnames(s))
     if (length(missing_nodes)) {
       abort_arg("cov", "lacks the node{?s} {.val {missing_nodes}} of the graph.", call = call)
     }
-    s <- s[nm, nm, drop = FALSE]
+    n <- if (is_fit && is.numeric(fit[["n"]])) fit[["n"]] else NA_real_
+    return(list(sigma = s[nm, nm, drop = FALSE], n = n, sd = NULL))
   }
-  s
+  st <- fit_covariance(fit)
+  if (is.null(st)) {
+    what <- if (is_fit) "this fit keeps no covariance (it was dropped)" else "a graph carries no data"
+    abort_arg("data", paste0("is missing and ", what, "; give the data as {.arg data} (or a covariance as {.arg cov})."),
+              call = call)
+  }
+  st
 }
 
-# All possible effects of xs on ys in PDAG g, as the tidy data frame.
-# `cpdag`: g is known to be a CPDAG (no knowledge), which makes the local
-# check for one treatment a clique test.
-possible_effects <- function(g, sigma, xs, ys, method, cpdag = FALSE, call = parent.frame()) {
+# All possible effects of xs on ys in PDAG g, as the tidy data frame, from
+# the statistics `st` (effects_statistics()). `cpdag`: g is known to be a
+# CPDAG (no knowledge), which makes the local check for one treatment a
+# clique test. An outcome that is a possible descendant of a treatment in
+# no DAG of the class has effect 0 there, whatever the regression says.
+possible_effects <- function(g, st, xs, ys, method, cpdag = FALSE, level = 0.95,
+                             call = parent.frame()) {
   parts <- pdag_parts(g)
   configs <- local_configurations(parts, xs, single_cpdag = cpdag && length(xs) == 1L,
                                   closed = method == "optimal", call = call)
@@ -156,44 +230,84 @@ possible_effects <- function(g, sigma, xs, ys, method, cpdag = FALSE, call = par
     abort_arg("fit", "has no DAG with any orientation of the edges at {.arg x}; is it a valid CPDAG or maximally oriented PDAG?",
               call = call)
   }
+  sigma <- st$sigma
+  n <- st$n
   rows <- if (method == "optimal") {
-    lapply(seq_along(configs), function(k) optimal_rows(configs[[k]]$graph, sigma, xs, ys, k))
+    lapply(seq_along(configs), function(k) optimal_rows(configs[[k]]$graph, sigma, xs, ys, k, n))
   } else if (length(xs) == 1L) {
-    local_rows(configs, sigma, xs, ys, parts)
+    local_rows(configs, sigma, xs, ys, parts, n)
   } else {
     lapply(seq_along(configs), function(k) joint_rows(configs[[k]]$parents, sigma, xs, ys, k))
   }
   out <- do.call(rbind, rows)
-  effects_frame(out, rownames(g))
+  de <- lapply(xs, function(v) possible_descendants(parts, v))
+  out$possible_descendant <- vapply(seq_len(nrow(out)), function(i) {
+    out$y[i] %in% de[[match(out$x[i], xs)]]
+  }, logical(1))
+  out$effect[!out$possible_descendant] <- 0
+  out$se[!out$possible_descendant] <- 0
+  if (!is.null(st$sd)) {
+    f <- st$sd[out$y] / st$sd[out$x]
+    out$effect <- out$effect * f
+    out$se <- out$se * f
+  }
+  effects_frame(out, rownames(g), level)
 }
 
 # One treatment, "local": every parent set, all outcomes in one solve. An
 # outcome that is a directed parent of x has effect 0 in every DAG of the
 # class: one row.
-local_rows <- function(configs, sigma, x, ys, parts) {
+local_rows <- function(configs, sigma, x, ys, parts, n) {
   fixed <- intersect(ys, which(parts$dir[, x]))
   free <- setdiff(ys, fixed)
   rows <- if (length(free)) lapply(seq_along(configs), function(k) {
     p <- configs[[k]]$parents[[1]]
-    b <- regression_effects(sigma, x, p, free)
-    data.frame(x = x, y = free, effect = b, set = set_label(p), config = k)
+    b <- regression_effects(sigma, x, p, free, n)
+    data.frame(x = x, y = free, effect = as.vector(b), se = as.vector(attr(b, "se")),
+               df = attr(b, "df"), set = set_label(p), config = k)
   })
   if (length(fixed)) {
     p <- which(parts$dir[, x])
-    rows <- c(rows, list(data.frame(x = x, y = fixed, effect = 0, set = set_label(p), config = 1L)))
+    rows <- c(rows, list(data.frame(x = x, y = fixed, effect = 0, se = 0, df = NA_real_,
+                                    set = set_label(p), config = 1L)))
   }
   rows
 }
 
 # The coefficient of x in the regression of each y on (x, p); 0 where y is
-# in p. `x` may be several treatments: one row per treatment.
-regression_effects <- function(sigma, x, p, ys) {
+# in p. `x` may be several treatments: one row per treatment. With the
+# sample size `n`, attributes `se` (the ordinary least-squares standard
+# errors, same shape; 0 where the effect is 0 by the graph) and `df`
+# (residual degrees of freedom).
+regression_effects <- function(sigma, x, p, ys, n = NULL) {
   if (!length(ys)) return(numeric())
   z <- c(x, p)
-  b <- solve(sigma[z, z, drop = FALSE], sigma[z, ys, drop = FALSE])
+  szz <- sigma[z, z, drop = FALSE]
+  b <- solve(szz, sigma[z, ys, drop = FALSE])
+  se <- if (!is.null(n)) regression_se(sigma, szz, z, ys, b, length(x), n)
   b <- b[seq_along(x), , drop = FALSE]
   b[, ys %in% p] <- 0
-  if (length(x) == 1L) drop(b) else b
+  if (!is.null(se)) se[, ys %in% p] <- 0
+  out <- if (length(x) == 1L) drop(b) else b
+  if (!is.null(n)) {
+    attr(out, "se") <- if (length(x) == 1L) drop(se) else se
+    attr(out, "df") <- n - length(z) - 1
+  }
+  out
+}
+
+# Standard errors of the treatments' coefficients (rows) in the regressions
+# of each y (columns) on z, from a covariance with any divisor: var(b_x) =
+# (S_yy - S_yz b) [S_zz^-1]_xx / (n - |z| - 1), lm()'s with an intercept.
+# 0 for a population covariance (n = Inf), NA without residual degrees of
+# freedom or an unknown n.
+regression_se <- function(sigma, szz, z, ys, b, nx, n) {
+  df <- n - length(z) - 1
+  if (is.na(df) || df <= 0) return(matrix(NA_real_, nx, length(ys)))
+  if (is.infinite(df)) return(matrix(0, nx, length(ys)))
+  rss <- pmax(diag(sigma)[ys] - colSums(sigma[z, ys, drop = FALSE] * b), 0)
+  inv <- diag(solve(szz))[seq_len(nx)]
+  sqrt(outer(inv, rss) / df)
 }
 
 # Several treatments, "local": joint effects from the joint parent sets by
@@ -217,38 +331,45 @@ joint_rows <- function(pasets, sigma, xs, ys, k) {
   theta <- matrix(theta, nx)
   in_pa <- vapply(ys, function(v) vapply(pasets, function(p) v %in% p, logical(1)), logical(nx))
   theta[matrix(in_pa, nx)] <- 0
+  # a joint effect combines several regressions: no single standard error
   data.frame(x = rep(xs, length(ys)), y = rep(ys, each = nx), effect = as.vector(theta),
+             se = NA_real_, df = NA_real_,
              set = rep(vapply(pasets, set_label, character(1)), length(ys)), config = k)
 }
 
 # "optimal" in one orientation: per outcome, 0 when it is not a possible
 # descendant of the treatments, NA without a valid adjustment set, else
-# the regression on the optimal set.
-optimal_rows <- function(g, sigma, xs, ys, k) {
+# the regression on the optimal set (with its standard errors).
+optimal_rows <- function(g, sigma, xs, ys, k, n) {
   parts <- pdag_parts(g)
   de_x <- possible_descendants(parts, xs)
   nx <- length(xs)
-  effect <- matrix(0, nx, length(ys))
+  effect <- se <- matrix(0, nx, length(ys))
+  df <- rep(NA_real_, length(ys))
   set <- character(length(ys))
   for (i in which(ys %in% de_x)) {
     o <- optimal_set(parts, xs, ys[i], de_x = de_x)
     if (is.character(o)) {
-      effect[, i] <- NA_real_
+      effect[, i] <- se[, i] <- NA_real_
       set[i] <- NA_character_
     } else {
-      effect[, i] <- regression_effects(sigma, xs, o$set, ys[i])
+      b <- regression_effects(sigma, xs, o$set, ys[i], n)
+      effect[, i] <- b
+      se[, i] <- attr(b, "se")
+      df[i] <- attr(b, "df")
       set[i] <- set_label(o$set)
     }
   }
   data.frame(x = rep(xs, length(ys)), y = rep(ys, each = nx), effect = as.vector(effect),
-             set = rep(set, each = nx), config = k)
+             se = as.vector(se), df = rep(df, each = nx), set = rep(set, each = nx), config = k)
 }
 
 set_label <- function(p) paste(sort(p), collapse = ",")
 
-# Node positions to names, sets to names, and is_unique: every row of an
-# (x, y) pair gives the same estimate.
-effects_frame <- function(out, nm) {
+# Node positions to names, sets to names, the confidence intervals at
+# `level` (t quantiles on the regression's residual degrees of freedom),
+# and is_unique: every row of an (x, y) pair gives the same estimate.
+effects_frame <- function(out, nm, level = 0.95) {
   out$set <- vapply(strsplit(out$set, ",", fixed = TRUE), function(s) {
     paste(nm[as.integer(s)], collapse = ",")
   }, character(1))
@@ -259,9 +380,14 @@ effects_frame <- function(out, nm) {
   })
   scale <- stats::ave(abs(out$effect), key, FUN = function(e) max(c(e, 1), na.rm = TRUE))
   out$is_unique <- spread <= 1e-10 * scale
+  q <- ifelse(is.na(out$df), stats::qnorm(0.5 + level / 2), stats::qt(0.5 + level / 2, pmax(out$df, 1)))
+  half <- ifelse(out$se == 0, 0, q * out$se)
+  out$lower <- out$effect - half
+  out$upper <- out$effect + half
   out <- out[order(out$x, out$y, out$config), , drop = FALSE]
   out$x <- nm[out$x]
   out$y <- nm[out$y]
   rownames(out) <- NULL
-  out[, c("x", "y", "effect", "set", "config", "is_unique")]
+  out[, c("x", "y", "effect", "se", "lower", "upper", "set", "config", "is_unique",
+          "possible_descendant")]
 }

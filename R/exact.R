@@ -65,6 +65,7 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
                          standardize = TRUE, max_d = 25, max_gb = 4, knowledge = NULL) {
   cl <- match.call()
   env <- environment()
+  learner <- learner_record("exact_search", env)
   if (missing(x)) x <- NULL
   data_arg <- if (is.null(x)) "cov" else "x"
   check_flag(standardize, "standardize", call = env)
@@ -108,8 +109,8 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
     settings = list(lambda1 = lambda1, standardize = standardize, moral = mo$source,
                     max_d = max_d, max_gb = max_gb),
     converged = TRUE, time = elapsed, call = cl,
-    extra = list(score = r$score, order = nm[r$order], moral = mo$graph, memory = r$bytes,
-                 knowledge = kn, data_var = data_variances(x, cov, standardize), data_mean = data_means(x))
+    extra = c(list(score = r$score, order = nm[r$order], moral = mo$graph, memory = r$bytes,
+                 knowledge = kn, learner = learner), data_summary(x, cov, standardize))
   )
 }
 

@@ -7,7 +7,9 @@
 # amat      0/1 matrix of the learned graph: a DAG, or a CPDAG when
 #           `is_cpdag = TRUE` (PC, GES).
 # sigma     covariance the graph was learned from (used for the least-squares
-#           refit of weights and for noise variances); may be NULL for a CPDAG.
+#           refit of weights and for noise variances); kept in the fit as
+#           `sigma` (the same object, no copy), the data's summary with
+#           `n`, `data_mean`, `data_var` and `data_check` (fit-data.R).
 # B_raw     the learner's own weights on the support (e.g. A * P), or NULL.
 # method    short name of the learner ("calm", "golem_nv", "notears", "pc", "ges").
 # settings  list of the settings used (control values, gate, constraint, ...).
@@ -56,6 +58,7 @@ new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "ca
     removed = removed,
     converged = converged,
     n = n,
+    sigma = fit_sigma(sigma, nm),
     time = time,
     call = call
   )
@@ -73,6 +76,17 @@ new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "ca
     fit$data_sd <- stats::setNames(sqrt(diag(as.matrix(sigma))), nm)
   }
   structure(fit, class = "calm_fit")
+}
+
+# The covariance a fit keeps, named as its nodes (named already, it is
+# the learner's own matrix, shared rather than copied).
+fit_sigma <- function(sigma, nm) {
+  if (is.null(sigma)) return(NULL)
+  if (!identical(colnames(sigma), nm) || !identical(rownames(sigma), nm)) {
+    sigma <- as.matrix(sigma)
+    dimnames(sigma) <- list(nm, nm)
+  }
+  sigma
 }
 
 # Least-squares coefficients from a covariance: S[pa, pa]^{-1} S[pa, j]. A

@@ -68,13 +68,25 @@ xspline_bulge <- function(u) {
   0.5056 * q - 0.1224 * q^2 + 0.2815 * q^3
 }
 
-# Layout coordinates as igraph's plot method draws them: each axis rescaled
-# to [-1, 1] (a constant axis to 0).
+# Layout coordinates as the plots draw them: each axis rescaled to [-1, 1]
+# (a constant axis to 0), the wider one stretched by the layout's attribute
+# `aspect` (the plot region's width over its height, see draw_edges()) so
+# that the drawing fills a wide or tall device at aspect ratio 1.
 plot_coords <- function(layout) {
-  apply(layout[, 1:2, drop = FALSE], 2L, function(v) {
+  a <- attr(layout, "aspect") %||% 1
+  xy <- apply(layout[, 1:2, drop = FALSE], 2L, function(v) {
     r <- range(v)
     if (diff(r) == 0) rep(0, length(v)) else 2 * (v - r[1]) / diff(r) - 1
   })
+  xy <- matrix(xy, ncol = 2)
+  if (a > 1) xy[, 1] <- xy[, 1] * a else xy[, 2] <- xy[, 2] / a
+  xy
+}
+
+# The frame plot_coords() fills: half its width and half its height.
+plot_frame <- function(layout) {
+  a <- attr(layout, "aspect") %||% 1
+  if (a > 1) c(a, 1) else c(1, 1 / a)
 }
 
 # Points along the drawn edge a -> b (plot coordinates), ends clipped at
@@ -110,6 +122,7 @@ edge_clearance <- function(xy, i, j, curved, r) {
 # with the most room. Returns `curved` and the resulting `clearance`.
 route_edges <- function(layout, from, to, r) {
   xy <- plot_coords(layout)
+  frame <- 1.05 * plot_frame(layout)
   steps <- c(0.2, 0.4, 0.6, 0.8, 1, 1.3)
   bends <- c(0, as.vector(rbind(steps, -steps)))
   need <- 1.3 * r
@@ -118,7 +131,7 @@ route_edges <- function(layout, from, to, r) {
     best <- -Inf
     for (b in bends) {
       p <- edge_path(xy[from[e], ], xy[to[e], ], b, r)
-      if (b != 0 && any(abs(p) > 1.05)) next
+      if (b != 0 && any(abs(p[, 1]) > frame[1] | abs(p[, 2]) > frame[2])) next
       cl <- edge_clearance(xy, from[e], to[e], b, r)
       if (cl > best) {
         best <- cl
@@ -185,5 +198,20 @@ edge_drawing <- function(layout, from, to, nodes, size = NULL) {
   }
   width <- max(nchar(nodes), 1L)
   cex <- if (s == vs[["size"]]) vs[["cex"]] else max(0.45, min(1, s / (5 * max(width, 2))))
+  cex <- max(cex, device_label_cex(s, width, layout))
   c(list(size = s, cex = cex, r = s / 200), rt)
+}
+
+# The label size that fills a node circle of igraph size `s` with `width`
+# characters on the current device (its plot region in inches), at least
+# 0.6 (about 7 points, readable; a label may then overflow a small circle)
+# and at most 1. 0 without an open device to measure.
+device_label_cex <- function(s, width, layout) {
+  if (grDevices::dev.cur() == 1L) return(0)
+  pin <- graphics::par("pin")
+  frame <- plot_frame(layout)
+  inch_per_unit <- min(pin / (2 * frame))
+  char_in <- 0.6 * graphics::par("cin")[2] * graphics::par("cex")
+  fit <- (s / 100) * inch_per_unit / (max(width, 2) * char_in)
+  max(0.6, min(1, fit))
 }

@@ -25,7 +25,7 @@
 #' @param nsim Number of rows (observations) to draw.
 #' @param seed Optional seed for [set.seed()]; the random state is restored
 #'   afterwards, as [stats::simulate()] does.
-#' @param ... Unused.
+#' @param ... Unused; an argument given here is an error naming it.
 #' @return `logLik()`: an object of class `logLik` with attributes `df` and
 #'   `nobs`. `nobs()`: the sample size. `simulate()`: a data frame with
 #'   `nsim` rows and one column per variable.
@@ -44,6 +44,7 @@ NULL
 #' @export
 logLik.calm_fit <- function(object, ...) {
   call <- environment()
+  check_dots_empty(..., fn = "logLik.calm_fit", call = call)
   if (is.null(object$omega) || is.null(object$B)) {
     abort_arg("object", "has no DAG with noise variances (a CPDAG-only fit such as PC or GES has no single likelihood); fit a DAG or use {.fn score_dag}.",
               call = call)
@@ -70,6 +71,7 @@ nobs.calm_fit <- function(object, ...) {
 #' @export
 simulate.calm_fit <- function(object, nsim = 1, seed = NULL, ...) {
   call <- environment()
+  check_dots_empty(..., fn = "simulate.calm_fit", call = call)
   if (is.null(object$omega) || is.null(object$B)) {
     abort_arg("object", "has no DAG with noise variances to simulate from.", call = call)
   }
@@ -137,14 +139,8 @@ fit_sem <- function(graph, x, cov = NULL, n = NULL, standardize = FALSE) {
   m <- check_same_nodes(sigma, m, if (is.null(x)) "cov" else "x", "graph", call = call,
                         by_position = !has_node_names(graph))
   m[] <- as.double(m != 0)
-  if (!cpp_is_dag(m)) {
-    ext <- cpp_pdag_extension(m)
-    if (is.null(ext) || !cpp_is_dag(ext)) {
-      abort_arg("graph", "is neither a DAG nor a CPDAG with a consistent extension.", call = call)
-    }
-    m[] <- as.double(ext != 0)
-  }
+  if (!cpp_is_dag(m)) m <- dag_of_class(m, "graph", call)
   new_calm_fit(m, sigma = sigma, n = cv$n, method = "sem",
                settings = list(standardize = standardize), call = match.call(),
-               extra = list(data_var = data_variances(x, cov, standardize), data_mean = data_means(x)))
+               extra = data_summary(x, cov, standardize))
 }

@@ -40,7 +40,7 @@
 #'   of the data; `"standardized"`: on the scale of standardized variables.
 #' @param max_edges Maximum number of edges listed by `print()` (followed by
 #'   how many more there are) and by the summary's print method.
-#' @param ... Unused.
+#' @param ... Unused; an argument given here is an error naming it.
 #' @return `print()`: `x`, invisibly. `summary()`: an object of class
 #'   `summary.calm_fit`, a list with the elements shown by its print method
 #'   (`edges` is a data frame with columns `from`, `to`, `weight`, `type`;
@@ -65,6 +65,7 @@ NULL
 print.calm_fit <- function(x, details = FALSE, max_edges = 15, ...) {
   check_fit_object(x, "x")
   call <- environment()
+  check_dots_empty(..., fn = "print.calm_fit", call = call)
   check_flag(details, "details", call = call)
   max_edges <- floor(check_number(max_edges, "max_edges", lower = 0, allow_inf = TRUE, call = call))
   cat(fit_title(x), "\n", sep = "")
@@ -80,6 +81,7 @@ print.calm_fit <- function(x, details = FALSE, max_edges = 15, ...) {
 #' @export
 summary.calm_fit <- function(object, scale = c("data", "standardized"), ...) {
   check_fit_object(object, "object")
+  check_dots_empty(..., fn = "summary.calm_fit", call = environment())
   scale <- match_choice(scale, c("data", "standardized"), "scale", call = environment())
   structure(list(
     title = fit_title(object), lines = fit_lines(object), edges = edge_table(object, scale),
@@ -109,6 +111,7 @@ edge_table <- function(object, scale = "data") {
 #' @rdname calm_fit-methods
 #' @export
 print.summary.calm_fit <- function(x, max_edges = 30, ...) {
+  check_dots_empty(..., fn = "print.summary.calm_fit", call = environment())
   max_edges <- floor(check_number(max_edges, "max_edges", lower = 0, allow_inf = TRUE,
                             call = environment()))
   cat(x[["title"]], "\n", sep = "")
@@ -162,6 +165,10 @@ print_trace <- function(tr) {
     tr[["component"]] <- NULL
     tr <- utils::tail(tr, 5)
   }
+  # the columns fit in 80 characters: seconds to the millisecond, and no
+  # column of skipped steps when none was skipped
+  if (is.numeric(tr[["seconds"]])) tr[["seconds"]] <- round(tr[["seconds"]], 3)
+  if (is.numeric(tr[["skipped"]]) && all(tr[["skipped"]] == 0)) tr[["skipped"]] <- NULL
   tr[] <- lapply(tr, function(v) if (is.double(v)) signif(v, 4) else v)
   print(tr, row.names = FALSE)
   invisible()
@@ -173,6 +180,7 @@ coef.calm_fit <- function(object, type = c("refit", "raw"), scale = c("data", "s
                           ...) {
   check_fit_object(object, "object")
   call <- environment()
+  check_dots_empty(..., fn = "coef.calm_fit", call = call)
   type <- match_choice(type, c("refit", "raw"), "type", call = call)
   scale <- match_choice(scale, c("data", "standardized"), "scale", call = call)
   m <- fit_weights(object, type, scale, call = call)
@@ -233,11 +241,20 @@ scale_label <- function(object, scale) {
   if (scale == "data") "on the data's scale" else "on the standardized scale"
 }
 
+# The title names what produced the graph: for calm(), CALM's continuous
+# phase (with its variant), and the refinement when it ran; a cut
+# continuous phase only started the refinement, which then made the graph.
 fit_title <- function(x) {
   s <- x[["settings"]]
+  refined <- is.list(x[["refine"]])
+  calm_what <- if (identical(x[["continuous"]], "start") && refined) {
+    "calm: GES and order-search refinement from a one-step CALM start"
+  } else {
+    sprintf("CALM (%s gate, %s score, %s constraint)%s", s[["gate"]], s[["score"]],
+            s[["constraint"]], if (refined) " + refinement" else "")
+  }
   what <- switch(x[["method"]],
-    calm = sprintf("CALM (%s gate, %s score, %s constraint)",
-                   s[["gate"]], s[["score"]], s[["constraint"]]),
+    calm = calm_what,
     golem_nv = "GOLEM-NV-l1", notears = "NOTEARS (linear)", pc = "PC", ges = "GES",
     exact = sprintf("Exact search (lambda1 = %s)", format(s[["lambda1"]])),
     boss = sprintf("BOSS (best of %d start%s, lambda1 = %s)", s[["starts"]],
@@ -306,7 +323,7 @@ fit_lines <- function(x) {
     extra <- if (is.data.frame(rs) && nrow(rs) > 1L) sprintf(" (best of %d restarts)", nrow(rs)) else ""
     lines <- c(lines, sprintf("final objective %s%s", format(signif(x[["objective"]], 6)), extra))
   }
-  if (is.list(x[["refine"]])) lines <- c(lines, refine_line(x[["refine"]]))
+  if (is.list(x[["refine"]])) lines <- c(lines, refine_line(x[["refine"]], x))
   if (is.data.frame(x[["removed"]]) && nrow(x[["removed"]]) > 0L) {
     lines <- c(lines, sprintf("%d edge%s removed to make the graph acyclic", nrow(x[["removed"]]),
                               if (nrow(x[["removed"]]) == 1L) "" else "s"))
@@ -336,17 +353,32 @@ trace_rounds <- function(tr) {
   as.integer(trace_totals(tr)$rounds)
 }
 
-# One line on what the refinement did.
-refine_line <- function(r) {
+# One line on what the refinement did, its scores on print()'s scale.
+refine_line <- function(r, x = NULL) {
   k <- nrow(r[["moves"]])
   head <- sprintf("refinement (GES and order moves, penalty %s):", format(signif(r[["lambda"]], 3)))
   if (k == 0L) return(paste(head, "no improving move"))
   counts <- table(factor(r[["moves"]][["type"]],
                          levels = c("insert", "delete", "turn", "order", "restart", "exact")))
   counts <- counts[counts > 0]
+  sc <- printed_score(c(r[["score_before"]], r[["score_after"]]), x)
+  sc <- if (is.null(attr(sc, "n"))) format(signif(sc, 6)) else format(round(sc, 2), nsmall = 2)
   sprintf("%s %d move%s (%s), score %s -> %s", head, k, if (k == 1L) "" else "s",
-          paste(counts, names(counts), collapse = ", "),
-          format(signif(r[["score_before"]], 6)), format(signif(r[["score_after"]], 6)))
+          paste(counts, names(counts), collapse = ", "), sc[1], sc[2])
+}
+
+# The refinement's per-sample score (sum_j 1/2 log(omega_j) + lambda |pa_j|,
+# to minimise, on the scale it learned on) as print()'s score: the
+# penalized log-likelihood on the data's scale, -n * score minus the
+# Gaussian constants and, for standardized data, the scaling's Jacobian.
+# As it is for a population covariance (n = Inf), where print() shows it so.
+printed_score <- function(score, x) {
+  n <- if (is.null(x)) Inf else x[["n"]]
+  if (!is.numeric(n) || !is.finite(n)) return(score)
+  d <- nrow(x[["amat"]])
+  sd <- if (fit_scale(x) == "standardized") fit_sd(x) else NULL
+  jac <- if (is.null(sd)) 0 else sum(log(sd^2))
+  structure(-n * score - n / 2 * (d * (log(2 * pi) + 1) + jac), n = n)
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
@@ -355,7 +387,33 @@ refine_line <- function(r) {
 # penalty and how it was learned, one line each.
 model_lines <- function(x, max_edges = 15) {
   c(variables_line(x), data_line(x), edges_lines(x, max_edges), score_line(x),
-    penalty_line(x), learned_line(x))
+    penalty_line(x), learned_line(x), risk_notes(x))
+}
+
+# Notes on results to read with care: fewer rows than variables (the
+# searches then add many false edges), and a penalty chosen at the edge of
+# its grid (the best discount may lie beyond it).
+risk_notes <- function(x) {
+  notes <- character()
+  n <- x[["n"]]
+  d <- nrow(x[["amat"]])
+  cp <- fit_cpdag(x) != 0
+  edges <- sum(cp & !t(cp)) + sum(cp & t(cp)) / 2
+  if (is.numeric(n) && is.finite(n) && n < d && edges > n) {
+    notes <- c(notes, sprintf("note: %d edges from %s rows for %d variables: with fewer rows than variables expect many false edges (see bootstrap_edges())",
+                              as.integer(edges), format(n), d))
+  }
+  pen <- x[["penalty"]]
+  tab <- if (is.list(pen)) pen[["table"]] else NULL
+  if (is.data.frame(tab) && nrow(tab) > 2L && is.numeric(pen[["discount"]])) {
+    grid <- range(tab[["discount"]])
+    side <- if (pen[["discount"]] <= grid[1]) "smallest" else if (pen[["discount"]] >= grid[2]) "largest"
+    if (!is.null(side)) {
+      notes <- c(notes, sprintf("note: the chosen discount %s is the %s of its grid: the best may lie beyond it (widen penalty_grid)",
+                                format(pen[["discount"]]), side))
+    }
+  }
+  unlist(lapply(notes, strwrap, width = 76, exdent = 2))
 }
 
 variables_line <- function(x) {

@@ -95,6 +95,13 @@ vertex_style <- function(d, labels) {
   list(size = size, cex = cex)
 }
 
+# Width over height of the plot region a single-panel plot is about to
+# draw in (par("pin") after its margins are set; 1 when unknown).
+plot_aspect <- function() {
+  pin <- graphics::par("pin")
+  if (all(is.finite(pin)) && all(pin > 0)) pin[1] / pin[2] else 1
+}
+
 # The vertex style shrunk so that no two circles overlap in the layout as
 # igraph draws it (each axis rescaled to [-1, 1], aspect 1, circle radius
 # size / 200): the diameter at most 85% of the smallest distance between
@@ -110,21 +117,26 @@ fit_vertex_style <- function(vs, layout, labels) {
 
 # Draw a graph given as one row per edge (from, to as vertex indices, mark
 # "->" or "--") with per-edge colour and line type. Each edge is bent just
-# enough to clear the other nodes (route_edges()). Returns, invisibly, the
-# geometry drawn: plot coordinates `xy`, node radius `r`, per-edge `curved`.
+# enough to clear the other nodes (route_edges()). `aspect`: the plot
+# region's width over its height (plot_aspect()), which the drawing fills.
+# Returns, invisibly, the geometry drawn: plot coordinates `xy`, node
+# radius `r`, per-edge `curved`.
 draw_edges <- function(nodes, from, to, mark, colour, lty, layout, main = NULL,
-                       arrow_size = NULL, ...) {
+                       arrow_size = NULL, aspect = 1, ...) {
   d <- length(nodes)
   g <- igraph::make_empty_graph(n = d, directed = TRUE)
   g <- igraph::set_vertex_attr(g, "name", value = nodes)
   if (length(from) > 0L) g <- igraph::add_edges(g, as.vector(rbind(from, to)))
   user <- list(...)
+  attr(layout, "aspect") <- aspect
   vs <- edge_drawing(layout, from, to, nodes, size = user[["vertex.size"]])
   if (is.null(arrow_size)) arrow_size <- if (d > 25) 0.35 else 0.5
   size <- vs[["size"]]
   curved <- user[["edge.curved"]] %||% vs[["curved"]]
+  frame <- plot_frame(layout)
   args <- list(
-    g, layout = layout,
+    g, layout = plot_coords(layout), rescale = FALSE, asp = 1,
+    xlim = c(-1, 1) * frame[1], ylim = c(-1, 1) * frame[2],
     vertex.size = vs[["size"]], vertex.color = "white", vertex.frame.color = "grey30",
     vertex.label = nodes, vertex.label.cex = vs[["cex"]], vertex.label.color = "black",
     vertex.label.family = "sans",
@@ -441,6 +453,7 @@ plot.calm_fit <- function(x, truth = NULL, type = c("graph", "trace"), cpdag = T
   on.exit(graphics::par(old), add = TRUE)
   graphics::par(mar = c(0.5, 0.5, 2, 0.5))
   draw_edges(nodes, idx[, 1], idx[, 2], mark, colour = "grey20", lty = 1, layout = xy,
+             aspect = plot_aspect(),
              main = graph_title(x, cpdag), ...)
   invisible(x)
 }

@@ -173,3 +173,32 @@ test_that("a worker that dies, or a learner that errors, costs only its own repl
   bs3 <- suppressWarnings(bootstrap_edges(sem$x, R = 6, learner = flaky))
   expect_identical(bs3$errors, bs2$errors)
 })
+
+# A bootstrap result with given CPDAG shares: `dir[i, j]` the share of
+# replicates with i -> j, `und` the (symmetric) share with i - j.
+fake_bootstrap <- function(dir, und) {
+  structure(list(cpdag = calm:::strength_frame(dir, und, cpdag = TRUE),
+                 dag = calm:::strength_frame(dir + und / 2, 0 * und), R = 20,
+                 nodes = colnames(dir), threshold = 0.5, failed = 0),
+            class = "calm_bootstrap")
+}
+
+test_that("pairs undirected in most replicates are undirected, named alike everywhere", {
+  nm <- c("raf", "mek", "pka")
+  dir <- und <- matrix(0, 3, 3, dimnames = list(nm, nm))
+  dir["raf", "mek"] <- 0.1
+  und["raf", "mek"] <- und["mek", "raf"] <- 0.9
+  dir["pka", "raf"] <- 0.7
+  und["pka", "raf"] <- und["raf", "pka"] <- 0.3
+  bs <- fake_bootstrap(dir, und)
+  avg <- average_graph(bs)
+  # bnlearn's rule (direction 0.55) would draw raf -> mek
+  expect_equal(c(avg["raf", "mek"], avg["mek", "raf"]), c(1, 1))
+  expect_equal(c(avg["pka", "raf"], avg["raf", "pka"]), c(1, 0))
+  shares <- calm:::strength_shares(bs$cpdag, 5)
+  expect_setequal(colnames(shares), c("mek -- raf", "pka -> raf"))
+  out <- capture.output(print(bs))
+  expect_true(any(grepl("mek -- raf", out, fixed = TRUE)))
+  expect_true(any(grepl("pka -> raf", out, fixed = TRUE)))
+  expect_false(any(grepl("raf -- mek|mek - raf", out)))
+})

@@ -58,3 +58,24 @@ test_that("methods work on fits without weights or trace", {
   })
   expect_error(coef(f), "`type`", class = "calm_error_argument")
 })
+
+test_that("print names what made the graph and notes risky results", {
+  set.seed(1)
+  f <- calm(sachs, verbose = FALSE)
+  out <- capture.output(print(f))
+  expect_match(out[1], "refinement from a one-step CALM start", fixed = TRUE)
+  expect_false(grepl("gumbel gate", out[1]))
+  # the discount chosen at the edge of its grid
+  expect_true(any(grepl("smallest of its grid", out)))
+  set.seed(15)
+  sem <- simulate_sem(30, k = 1.5, n = 15)
+  small <- calm(sem$x, verbose = FALSE)
+  expect_true(any(grepl("fewer rows than\\s+variables", paste(capture.output(print(small)), collapse = " "))))
+  # the refinement's scores on print()'s scale: its final score is the printed one
+  s <- capture.output(print(summary(f)))
+  score <- as.numeric(sub(",.*", "", sub(".*score: ", "", grep("score: ", out, value = TRUE)[1])))
+  ref <- grep("refinement \\(GES", s, value = TRUE)
+  expect_equal(as.numeric(sub(".* -> ", "", ref)), score, tolerance = 1e-6)
+  # the summary's lines fit in 80 characters (the trace did not)
+  expect_true(all(nchar(s) <= 80 | grepl("^  (refinement|continuous)", s)))
+})

@@ -80,7 +80,7 @@ test_that("fit_sem() checks its graph", {
   expect_error(fit_sem("a", sem$x), "graph", class = "calm_error_argument")
   cyc <- matrix(0, 4, 4)
   cyc[1, 2] <- cyc[2, 3] <- cyc[3, 1] <- 1
-  expect_error(fit_sem(cyc, sem$x), "neither a DAG", class = "calm_error_argument")
+  expect_error(fit_sem(cyc, sem$x), "no DAG in its class", class = "calm_error_argument")
   expect_error(fit_sem(diag(3) * 0, sem$x), "nodes", class = "calm_error_argument")
   cp <- dag_to_cpdag(sem$B, "matrix")
   expect_equal(as.numeric(logLik(fit_sem(cp, sem$x))), as.numeric(logLik(fit_sem(sem$B, sem$x))),

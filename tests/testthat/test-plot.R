@@ -300,3 +300,32 @@ test_that("bootstrap edge labels never cover a node or each other", {
   }, logical(1))
   expect_true(any(clash))
 })
+
+test_that("large graphs fill a wide device, with labels of readable size", {
+  set.seed(100)
+  d <- 100
+  g <- igraph::graph_from_adjacency_matrix(simulate_dag(d, k = 1))
+  xy <- calm:::dag_layout(g)
+  nodes <- paste0("X", seq_len(d))
+  e <- igraph::as_edgelist(g, names = FALSE)
+  f <- withr::local_tempfile(fileext = ".png")
+  grDevices::png(f, width = 1000, height = 800)
+  dev <- grDevices::dev.cur()
+  geo <- tryCatch({
+    graphics::par(mar = c(0.5, 0.5, 2, 0.5))
+    asp <- calm:::plot_aspect()
+    attr(xy, "aspect") <- asp
+    list(asp = asp, xy = calm:::plot_coords(xy),
+         style = calm:::edge_drawing(xy, e[, 1], e[, 2], nodes))
+  }, finally = grDevices::dev.off(dev))
+  expect_gt(geo$asp, 1.2)
+  # the drawing spans the device's width, not a centred square
+  expect_equal(range(geo$xy[, 1]), c(-1, 1) * geo$asp)
+  expect_equal(range(geo$xy[, 2]), c(-1, 1))
+  # labels of at least 0.6 of the device's text size (they were 0.45)
+  expect_gte(geo$style$cex, 0.6)
+  # and the plots draw
+  sem <- simulate_sem(50, k = 1, n = 200)
+  bs <- bootstrap_edges(sem$x, R = 2, learner = boss, starts = 1)
+  expect_identical(plot_to_png(plot(bs), width = 1000, height = 800), bs)
+})
