@@ -34,29 +34,33 @@ check_fit_memory <- function(d, n_rows = 0, mask = NULL, moral = NULL, refine = 
 
 # Bytes a calm() fit needs at its peak, beyond what R held before the call.
 # Counted from what is allocated, with coefficients set by the peaks
-# measured with inst/bench/bench_memory.R (see ?calm, "Memory"; from d =
-# 200 to 800 the estimate was 0.73 to 1.53 times the measured peaks, and
-# 0.85 to 1.37 times from d = 400):
+# measured with inst/bench/bench_memory.R (d = 200 to 800) and
+# inst/bench/bench_large.R (d = 2000 to 5000; see ?calm, "Memory"):
 # - 16 MB that R's heap grows by in any fit (measured at d = 100 to 200);
 # - data (n_rows x d): the centred and scaled copies made for the
 #   covariance, 2 n d doubles;
-# - R's and the optimizer's d x d matrices (the covariance, masks, the
-#   optimizer's copies and outputs, the refit, the CPDAG), of which about 12
-#   are alive at once at the peak (counted: 22; measured: 6 to 14);
+# - R's d x d matrices (the covariance, the moral graph, the pairs the
+#   refinement may join, the current and the next graph, the fit), of
+#   which MEMORY_R_DD are alive at once at the peak (counted at d = 2000);
 # - the optimizer's kernel: 9 n_b x n_b matrices per block (component) of
 #   n_b nodes (15 with acyclicity = "exp"); none when the continuous phase
 #   is skipped (`kernel = FALSE`, see continuous_skip());
 # - per free entry of the mask: parameters, gradient, Adam's moments, gate
 #   noise and values, the early-stopping history (20 + patience doubles)
 #   and entry indices, with R's copies: 32 doubles and 8 integers
-#   (measured: 256 bytes);
-# - the refinement (refine = "ges"): its GES, BOSS and grow-shrink state,
-#   20 d^2 doubles (measured: 160 at d = 400), and the exact search's tables
-#   where it runs (at most refine_control(exact_max_d) variables and within the 2 GB
-#   it is allowed).
+#   (measured: 256 bytes); none without the kernel;
+# - the refinement (refine = "ges"): the searches' own d x d matrices
+#   (MEMORY_SEARCH_DD: the mask and graphs in C++ and their copies for R),
+#   their caches (5 d^2 doubles, at most search_cache_budget), and the exact
+#   search's tables where it runs (at most refine_control(exact_max_d)
+#   variables and within the 2 GB it is allowed).
+# At d = 5000, n = 3000 (skipped continuous phase) this gives 4.1 GB for a
+# measured peak of 4.06 GB.
 # m: the number of free entries, blocks2 the sum of the squared sizes of
 # the mask's components; NULL when not known (no free entry, one block of
 # all d nodes).
+MEMORY_R_DD <- 10
+MEMORY_SEARCH_DD <- 4
 fit_memory_need <- function(d, n_rows = 0, m = NULL, blocks2 = NULL, refine = "ges",
                             ctrl = calm_control(), kernel = TRUE) {
   d <- as.double(d)
@@ -64,15 +68,20 @@ fit_memory_need <- function(d, n_rows = 0, m = NULL, blocks2 = NULL, refine = "g
   m <- if (is.null(m) || !kernel) 0 else as.double(m)
   blocks2 <- if (is.null(blocks2)) dd else as.double(blocks2)
   per_block <- if (!kernel) 0 else if (identical(ctrl[["acyclicity"]], "exp")) 15 else 9
-  bytes <- 16e6 + 8 * (2 * as.double(n_rows) * d + 12 * dd + per_block * blocks2 + 32 * m) +
-    4 * 8 * m
-  if (identical(refine, "ges")) {
-    bytes <- bytes + 8 * 20 * dd
-    if (d >= 2 && d <= ctrl[["refine"]][["exact_max_d"]]) {
-      full <- matrix(1, d, d) - diag(d)
-      ex <- cpp_exact_search_bytes(full)
-      if (ex <= exact_search_budget) bytes <- bytes + ex
-    }
+  bytes <- 16e6 + 8 * (2 * as.double(n_rows) * d + MEMORY_R_DD * dd + per_block * blocks2 +
+                         32 * m) + 4 * 8 * m
+  if (identical(refine, "ges")) bytes <- bytes + search_memory_need(d, ctrl)
+  bytes
+}
+
+# The refinement's share of fit_memory_need().
+search_memory_need <- function(d, ctrl) {
+  dd <- as.double(d) * d
+  bytes <- 8 * MEMORY_SEARCH_DD * dd + min(search_cache_budget, 8 * 5 * dd)
+  if (d >= 2 && d <= ctrl[["refine"]][["exact_max_d"]]) {
+    full <- matrix(1, d, d) - diag(d)
+    ex <- cpp_exact_search_bytes(full)
+    if (ex <= exact_search_budget) bytes <- bytes + ex
   }
   bytes
 }

@@ -249,6 +249,8 @@ fit_title <- function(x) {
   refined <- is.list(x[["refine"]])
   calm_what <- if (identical(x[["continuous"]], "start") && refined) {
     "calm: GES and order-search refinement from a one-step CALM start"
+  } else if (identical(x[["continuous"]], "none") && refined) {
+    "calm: GES and order-search refinement from the empty graph"
   } else {
     sprintf("CALM (%s gate, %s score, %s constraint)%s", s[["gate"]], s[["score"]],
             s[["constraint"]], if (refined) " + refinement" else "")

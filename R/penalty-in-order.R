@@ -33,10 +33,13 @@ select_discount_in_order <- function(x, grid, folds, order, provisional, pairs =
   fold_ids <- lapply(seq_len(splits), function(s) draw_folds(n, folds, call))
   whole <- if (d > DATA_COV_CPP_D) list(mu = colMeans(x), gram = cpp_data_covariance(x)[["cov"]] * n)
   ll <- do.call(cbind, lapply(fold_ids, function(fold) {
-    gram <- if (!is.null(whole)) training_moments(x, fold, folds, whole)
     vapply(seq_len(folds), function(f) {
       test <- which(fold == f)
-      m <- if (is.null(gram)) fold_moments(x[-test, , drop = FALSE]) else gram[[f]]
+      m <- if (is.null(whole)) {
+        fold_moments(x[-test, , drop = FALSE])
+      } else {
+        training_moments(x, fold, f, whole)
+      }
       in_order_path(m, x[test, , drop = FALSE], grid, all_pairs, order) / length(test)
     }, numeric(length(grid)))
   }))
@@ -68,30 +71,28 @@ ORDER_SELECTION_KEEP_SE <- 2
 # the first discount goes from 3.7 to 4.6. Measured in inst/bench/README.md.
 PROVISIONAL_GAMMA <- 1
 
-# The training moments (fold_moments()) of each of the `folds` folds of
-# `fold` (the fold of each row of `x`), from the moments of all rows
-# (`whole`: their means and centred cross-products) and of each fold's
-# held-out rows: one pass over the data for all folds instead of
-# one pass over four fifths of it per fold (at d = 2000, n = 4000, ten
-# training covariances took 15 s). Used above DATA_COV_CPP_D variables; the
-# same moments up to rounding.
-training_moments <- function(x, fold, folds,
+# The training moments (fold_moments()) of fold `f` of `fold` (the fold of
+# each row of `x`), from the moments of all rows (`whole`: their means and
+# centred cross-products) and of the fold's held-out rows: one pass over
+# the data for all folds instead of one pass over four fifths of it per
+# fold (at d = 2000, n = 4000, ten training covariances took 15 s). One
+# fold at a time, so that a single d x d training covariance is alive (0.8
+# GB at 10,000 variables). Used above DATA_COV_CPP_D variables; the same
+# moments up to rounding.
+training_moments <- function(x, fold, f,
                              whole = list(mu = colMeans(x),
                                           gram = cpp_data_covariance(x)[["cov"]] * nrow(x))) {
   n <- nrow(x)
   mu <- whole$mu
-  gram <- whole$gram
-  lapply(seq_len(folds), function(f) {
-    held <- x[fold == f, , drop = FALSE]
-    nt <- nrow(held)
-    mu_t <- colMeans(held)
-    gram_t <- nt * (cpp_data_covariance(held)[["cov"]] + outer(mu_t - mu, mu_t - mu))
-    n_train <- n - nt
-    mu_train <- (n * mu - nt * mu_t) / n_train
-    s <- (gram - gram_t) / n_train - outer(mu_train - mu, mu_train - mu)
-    dimnames(s) <- list(colnames(x), colnames(x))
-    list(n = n_train, s = s, mu = mu_train)
-  })
+  held <- x[fold == f, , drop = FALSE]
+  nt <- nrow(held)
+  mu_t <- colMeans(held)
+  gram_t <- nt * (cpp_data_covariance(held)[["cov"]] + outer(mu_t - mu, mu_t - mu))
+  n_train <- n - nt
+  mu_train <- (n * mu - nt * mu_t) / n_train
+  s <- (whole$gram - gram_t) / n_train - outer(mu_train - mu, mu_train - mu)
+  dimnames(s) <- list(colnames(x), colnames(x))
+  list(n = n_train, s = s, mu = mu_train)
 }
 
 # One fold: for each discount of `grid`, the graph of the parent sets

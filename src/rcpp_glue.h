@@ -39,7 +39,15 @@ inline std::vector<int> zero_based(const Rcpp::IntegerVector& s) {
   return out;
 }
 
-inline Eigen::MatrixXd as_double(const calm::IntMatrix& m) { return m.cast<double>(); }
+// An integer matrix as R's double matrix, written in place (one d x d
+// allocation, where an Eigen cast and its wrap made two).
+inline Rcpp::NumericMatrix as_double(const calm::IntMatrix& m) {
+  Rcpp::NumericMatrix out(static_cast<int>(m.rows()), static_cast<int>(m.cols()));
+  double* p = out.begin();
+  const int* q = m.data();
+  for (Eigen::Index k = 0; k < m.size(); ++k) p[k] = q[k];
+  return out;
+}
 
 // Background knowledge from R's 0/1 matrices (R/knowledge.R); NULL for
 // any: none of that kind.

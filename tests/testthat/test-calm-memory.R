@@ -45,10 +45,14 @@ test_that("the estimate grows with d, the data and the free entries", {
   expect_gt(need(100, m = 9900, blocks2 = 1e4), need(100, m = 200, blocks2 = 1e4))
   expect_gt(need(100), need(100, refine = "none"))
   # the refinement's share, with the exact search's tables where it runs
-  expect_equal(need(21) - need(21, refine = "none"), 8 * 20 * 21^2)
+  search <- 8 * (calm:::MEMORY_SEARCH_DD + 5) * 21^2
+  expect_equal(need(21) - need(21, refine = "none"), search)
   full <- matrix(1, 20, 20) - diag(20)
   expect_equal(need(20) - need(20, refine = "none"),
-               8 * 20 * 20^2 + calm:::cpp_exact_search_bytes(full))
+               8 * (calm:::MEMORY_SEARCH_DD + 5) * 20^2 + calm:::cpp_exact_search_bytes(full))
+  # the searches' caches count up to their budget
+  big <- need(1e4) - need(1e4, refine = "none")
+  expect_equal(big, 8 * calm:::MEMORY_SEARCH_DD * 1e8 + calm:::search_cache_budget)
   # a fit that fits passes
   old <- options(calm.max_bytes = 1e12)
   on.exit(options(old), add = TRUE)

@@ -199,8 +199,9 @@ test_that("the training moments from one pass equal each fold's own moments", {
   x <- matrix(rnorm(300 * 6), 300, 6) %*% matrix(runif(36), 6) + rep(1:6 * 10, each = 300)
   colnames(x) <- paste0("V", 1:6)
   fold <- sample(rep_len(1:3, 300))
-  ms <- calm:::training_moments(x, fold, 3L)
   for (f in 1:3) {
+    ms <- list()
+    ms[[f]] <- calm:::training_moments(x, fold, f)
     own <- calm:::fold_moments(x[fold != f, ])
     expect_identical(ms[[f]]$n, own$n)
     expect_equal(ms[[f]]$mu, own$mu, tolerance = 1e-12)
