@@ -61,3 +61,32 @@ class_cpdag <- function(amat, targets = NULL, kn = NULL) {
 
 # The target sets (column positions) of a fit learned with targets, or NULL.
 fit_targets <- function(fit) fit[["targets"]][["targets"]]
+
+# print() of a fit learned with targets: the conditions, what used them,
+# and (targets_score_line()) the interventional score in place of the
+# observational log-likelihood.
+targets_lines <- function(x) {
+  tg <- x[["targets"]]
+  if (is.null(tg)) return(NULL)
+  rows <- tabulate(tg$index, nbins = length(tg$targets))
+  sets <- vapply(seq_along(tg$targets), function(k) {
+    t <- tg$targets[[k]]
+    what <- if (length(t) == 0L) "observation" else paste(tg$variables[t], collapse = "+")
+    sprintf("%s (%d)", what, rows[k])
+  }, character(1))
+  used <- if (identical(x[["method"]], "calm")) {
+    "only the refinement used them (the continuous phase and the penalty's choice pooled all rows)"
+  } else {
+    "the search used the interventional score"
+  }
+  c(sprintf("interventions: %d conditions, rows: %s%s", length(sets),
+            paste(utils::head(sets, 8), collapse = ", "), if (length(sets) > 8) ", ..." else ""),
+    paste0("  ", used, "; CPDAG = interventional essential graph"))
+}
+
+targets_score_line <- function(x) {
+  sc <- x[["score"]] %||% x[["refine"]][["score_after"]]
+  if (!is.numeric(sc) || length(sc) != 1L) return(NULL)
+  sprintf("score: %s per sample, interventional (GIES) score, lower is better",
+          format(signif(sc, 6)))
+}

@@ -346,8 +346,9 @@ refine_line <- function(r) {
 # What print() says about the model: variables, data, edges, score,
 # penalty and how it was learned, one line each.
 model_lines <- function(x, max_edges = 15) {
-  c(variables_line(x), data_line(x), edges_lines(x, max_edges), score_line(x),
-    penalty_line(x), learned_line(x))
+  tl <- targets_lines(x)
+  c(variables_line(x), data_line(x), tl, edges_lines(x, max_edges),
+    if (is.null(tl)) score_line(x) else targets_score_line(x), penalty_line(x), learned_line(x))
 }
 
 variables_line <- function(x) {
