@@ -162,8 +162,10 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = NULL, lambda1 = NUL
   kick_size <- check_count(kick_size, "kick_size", min = 1, max = 1e4, call = env)
   cv <- resolve_covariance(x, cov, n, standardize, call = env, small_n = TRUE)
   sigma <- set_node_names(cv$sigma)
-  tg <- learner_targets(targets, target_index, colnames(sigma), cv$n, call = env)
+  tg <- learner_targets(targets, target_index, colnames(sigma), cv$x, call = env)
   sigma <- with_targets(sigma, cv$x, tg, standardize)
+  # penalty_discount = "cv" keeps each condition's share in every fold
+  if (!is.null(tg)) attr(cv$x, "calm_strata") <- tg$index
   nm <- colnames(sigma)
   d <- ncol(sigma)
   orders <- start_orders(starts, nm, call = env)

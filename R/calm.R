@@ -226,8 +226,9 @@
 #'   DAG's orientations on that score (an order search inside its skeleton
 #'   and, up to 20 variables, the exact optimum there), since GES moves go
 #'   between observational classes. The continuous phase and the penalty's
-#'   selection use all rows as if observational: only the refinement uses
-#'   the targets (the fit's print says so). The fit's CPDAG (`cpdag_amat`,
+#'   selection use all rows as if observational (the selection's folds hold
+#'   each condition in proportion): only the refinement uses the targets
+#'   (the fit's print says so). The fit's CPDAG (`cpdag_amat`,
 #'   print, plots, [compare_graphs()], [causal_effects()]) is the
 #'   interventional essential graph; the weights are fitted on the rows
 #'   where each variable was not intervened on. `NULL` (default):
@@ -297,8 +298,10 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   p <- calm_prepare(x, cov, n, standardize, moral, gate, constraint, score, refine, control,
                     restarts, verbose, list(...), alpha, knowledge, na, seed, call = env,
                     phase = phase)
-  p$tg <- learner_targets(targets, target_index, colnames(p$sigma), p$n, call = env)
+  p$tg <- learner_targets(targets, target_index, colnames(p$sigma), p$x_used, call = env)
   p$sigma <- with_targets(p$sigma, p$x_used, p$tg, p$standardize)
+  # the penalty's selection keeps each condition's share in every fold
+  if (!is.null(p$tg)) attr(p$x_used, "calm_strata") <- p$tg$index
   phase(if (p$cut) "continuous phase (one step)" else "continuous phase")
   t0 <- proc.time()[["elapsed"]]
   runs <- run_restarts(p$seeds, p$sigma, p$mask, p$ctrl, p$gate, p$score, p$constraint, verbose)

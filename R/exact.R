@@ -80,7 +80,7 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
                          call = env)
   cv <- resolve_covariance(x, cov, n, standardize, call = env, small_n = TRUE)
   sigma <- set_node_names(cv$sigma)
-  tg <- learner_targets(targets, target_index, colnames(sigma), cv$n, call = env)
+  tg <- learner_targets(targets, target_index, colnames(sigma), cv$x, call = env)
   sigma <- with_targets(sigma, cv$x, tg, standardize)
   d <- ncol(sigma)
   if (d > max_d) {

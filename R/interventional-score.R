@@ -67,18 +67,19 @@ refit_weights_interventional <- function(amat, sigma) {
 # The orientations a DAG search reaches between observational equivalence
 # classes (GES moves, BES) do not see the interventional score, which can
 # tell members of one class apart. So after those searches the DAG is
-# polished: an order search (BOSS without BES) inside its own skeleton from
-# its own order, then, for up to `exact_max_d` variables, the exact optimum
-# inside the skeleton; the best-scoring DAG is kept. Returns list(dag,
-# score).
+# polished: an order search (BOSS without BES) inside `mask` (the pairs the
+# search could join; NULL: the DAG's own skeleton) from the DAG's own order,
+# then, for up to `exact_max_d` variables, the exact optimum inside the
+# mask; the best-scoring DAG is kept. Returns list(dag, score).
 polish_interventional <- function(dag, sigma, lambda, n, kn = NULL, exact_limit = 14L,
-                                  exact_max_d = 20L) {
+                                  exact_max_d = 20L, mask = NULL) {
   mp <- max_parents_for(n)
   nm <- colnames(sigma)
   dag <- (dag != 0) * 1
   best <- list(dag = dag, score = cpp_dag_local_scores(sigma, dag, lambda, mp)$total)
-  skel <- ((dag + t(dag)) != 0) * 1
+  skel <- if (is.null(mask)) ((dag + t(dag)) != 0) * 1 else ((mask + t(mask) + dag + t(dag)) != 0) * 1
   if (!is.null(kn)) skel <- ((skel + kn$required + t(kn$required)) != 0) * 1
+  storage.mode(skel) <- "double"
   order <- cpp_topological_order(dag)
   r <- boss_search(sigma, skel, lambda, matrix(as.integer(order), ncol = 1L),
                    order_search_max_sweeps, exact_limit, FALSE, 1, kn = kn, max_parents = mp)
@@ -98,7 +99,8 @@ polish_interventional <- function(dag, sigma, lambda, n, kn = NULL, exact_limit 
 polish_refined <- function(ref, sigma, lambda, n, kn, ctrl) {
   t0 <- proc.time()[["elapsed"]]
   pol <- polish_interventional(ref$dag, sigma, lambda, n, kn,
-                               exact_max_d = ctrl$refine$exact_max_d %||% 20L)
+                               exact_max_d = ctrl$refine$exact_max_d %||% 20L,
+                               mask = ref$record$mask)
   rec <- ref$record
   rec$polished <- any(pol$dag != ref$dag)
   rec$score_after <- pol$score

@@ -72,7 +72,7 @@ score_dag <- function(graph, x, cov = NULL, n = NULL, lambda1 = 0.005, standardi
   check_number(lambda1, "lambda1", lower = 0, call = env)
   cv <- resolve_covariance(x, cov, n, standardize, call = env, small_n = TRUE)
   sigma <- set_node_names(cv$sigma)
-  tg <- learner_targets(targets, target_index, colnames(sigma), cv$n, call = env)
+  tg <- learner_targets(targets, target_index, colnames(sigma), cv$x, call = env)
   sigma <- with_targets(sigma, cv$x, tg, standardize)
   g <- graph_arg(graph, "graph", call = env)
   g <- check_same_nodes(sigma, g, "data", "graph", call = env)

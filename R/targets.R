@@ -155,19 +155,20 @@ check_never_free <- function(tg, index, variables, call) {
 }
 
 # targets/target_index arguments of a learner or score: NULL when both are
-# NULL (observational data), else the checked calm_targets.
-learner_targets <- function(targets, target_index, variables, n_rows, call) {
+# NULL (observational data), else the checked calm_targets. `x`: the
+# checked data (NULL when a covariance was given).
+learner_targets <- function(targets, target_index, variables, x, call) {
   if (is.null(targets)) {
     if (!is.null(target_index)) {
       abort_targets("target_index", "is given without {.arg targets}.", call = call)
     }
     return(NULL)
   }
-  if (!is.finite(n_rows)) {
+  if (is.null(x)) {
     abort_targets("targets", "needs the data as {.arg x}: a covariance does not say which rows had which interventions.",
                   call = call)
   }
-  intervention_targets(targets, target_index, variables, n_rows)
+  intervention_targets(targets, target_index, variables, nrow(x))
 }
 
 #' @export
