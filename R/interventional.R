@@ -69,19 +69,25 @@ targets_lines <- function(x) {
   tg <- x[["targets"]]
   if (is.null(tg)) return(NULL)
   rows <- tabulate(tg$index, nbins = length(tg$targets))
+  named <- !identical(tg$conditions, as.character(seq_along(tg$targets)))
   sets <- vapply(seq_along(tg$targets), function(k) {
     t <- tg$targets[[k]]
     what <- if (length(t) == 0L) "observation" else paste(tg$variables[t], collapse = "+")
-    sprintf("%s (%d)", what, rows[k])
+    if (named) sprintf("%s: %s (%d)", tg$conditions[k], what, rows[k])
+    else sprintf("%s (%d)", what, rows[k])
   }, character(1))
-  used <- if (identical(x[["method"]], "calm")) {
+  used <- if (identical(x[["method"]], "calm") && identical(x[["settings"]][["refine"]], "none")) {
+    "nothing but the class used them (refine = \"none\": the continuous phase pools all rows)"
+  } else if (identical(x[["method"]], "calm")) {
     "only the refinement used them (the continuous phase and the penalty's choice pooled all rows)"
   } else {
     "the search used the interventional score"
   }
-  c(sprintf("interventions: %d conditions, rows: %s%s", length(sets),
-            paste(utils::head(sets, 8), collapse = ", "), if (length(sets) > 8) ", ..." else ""),
-    paste0("  ", used, "; CPDAG = interventional essential graph"))
+  line <- sprintf("interventions: %d conditions (rows): %s", length(sets),
+                  paste(sets, collapse = ", "))
+  c(strwrap(line, width = 76, exdent = 2),
+    strwrap(paste0(used, "; CPDAG = interventional essential graph"), width = 76, indent = 2,
+            exdent = 2))
 }
 
 targets_score_line <- function(x) {

@@ -171,6 +171,9 @@ learner_targets <- function(targets, target_index, variables, x, call) {
   intervention_targets(targets, target_index, variables, nrow(x))
 }
 
+#' @rdname intervention_targets
+#' @param x A `calm_targets` object.
+#' @param ... Ignored.
 #' @export
 print.calm_targets <- function(x, ...) {
   cat(sprintf("<calm_targets> %d condition%s over %d variables\n", length(x$targets),

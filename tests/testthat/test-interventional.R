@@ -59,7 +59,8 @@ test_that("the score equals pcalg's GaussL0penIntScore on 50 DAGs, up to sign an
     g <- simulate_dag(d, k = 1.5)
     ours <- n * as.numeric(score_dag(g, dat$x, lambda1 = lam / n, standardize = FALSE,
                           targets = dat$targets, target_index = dat$target_index))
-    sc <- new("GaussL0penIntScore", data = dat$x, targets = dat$targets,
+    sc <- methods::new(methods::getClass("GaussL0penIntScore", where = asNamespace("pcalg")),
+              data = dat$x, targets = dat$targets,
               target.index = dat$target_index, lambda = lam)
     theirs <- sum(vapply(seq_len(d), function(j) sc$local.score(j, which(g[, j] != 0)), 0))
     # pcalg's node term is -n_j/2 (1 + log(rss / n_j)) - lambda (1 + |pa|):
