@@ -109,7 +109,7 @@ test_that("boss(), exact_search() and calm() optimise the interventional score",
     expect_s3_class(f$targets, "calm_targets")
   }
   expect_output(print(ca), "only the refinement used them")
-  expect_output(print(bo), "interventional essential graph")
+  expect_output(print(bo), "the search used the interventional score")
   # the observational fit's class is the plain CPDAG
   ob <- boss(dat$x, lambda1 = lam, starts = 3)
   expect_null(ob$targets)
@@ -205,4 +205,17 @@ test_that("the penalty's folds keep each condition's share", {
   dat <- int_data(6, 2, n_obs = 200, n_each = 100)
   f <- calm(dat$x, verbose = FALSE, targets = dat$targets, target_index = dat$target_index)
   expect_identical(f$penalty$method, "cv")
+})
+
+test_that("bootstrap_edges() resamples within conditions and passes the targets on", {
+  set.seed(6211)
+  dat <- int_data(5, 2, n_obs = 60, n_each = 30)
+  b <- bootstrap_edges(dat$x, R = 3, learner = boss, starts = 1, targets = dat$targets,
+                       target_index = dat$target_index)
+  expect_s3_class(b, "calm_bootstrap")
+  expect_equal(b$R, 3)
+  for (rows in b$rows) expect_equal(tabulate(dat$target_index[rows]), c(60L, 30L))
+  expect_error(bootstrap_edges(dat$x, R = 2, learner = boss, targets = dat$targets,
+                               target_index = dat$target_index[-1]),
+               class = "calm_error_targets")
 })
