@@ -1,7 +1,7 @@
 # Learning from interventional data: calm(), boss() and exact_search() with
 # targets against pcalg's gies().
 #
-#   Rscript inst/bench/bench_interventional.R out.rds [part] [reps] [budget_min] [cells]
+#   Rscript inst/bench/bench_interventional.R out.rds [part] [reps] [budget_min] [cells] [n] [k]
 #
 # part "search" (issue 62, "Search against gies()"): at d = 20 and 50, `reps`
 # (default 20) data sets each with 2-5 single-variable experiments on 10-30%
@@ -20,19 +20,21 @@
 # Seeds: 62000 + 1000 * cell + r, fixed before any result was seen. Cells
 # run smallest first and the result is saved after each, so a run stopped by
 # `budget_min` (minutes, default Inf) keeps what it finished; `cells`
-# (comma-separated cell numbers) runs only those. One fit at a time.
+# (comma-separated cell numbers) runs only those; `n` (default 1000) and `k`
+# (the graphs' ER degree, default 2) set a harder setting (the row counts of
+# the accuracy part then scale with n). One fit at a time.
 suppressPackageStartupMessages({library(calm); library(pcalg)})
 source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
 a <- bench_args(list(out = NA_character_, part = "search", reps = 0L, budget_min = Inf,
-                     cells = ""),
-                usage = "Rscript inst/bench/bench_interventional.R out.rds [part] [reps] [budget_min] [cells]")
-n <- 1000L
+                     cells = "", n = 1000L, k = 2),
+                usage = "Rscript inst/bench/bench_interventional.R out.rds [part] [reps] [budget_min] [cells] [n] [k]")
+n <- as.integer(a$n)
 t_start <- proc.time()[["elapsed"]]
 
 # A data set: the SEM, and the experiments on `n_targets` variables drawn at
 # random, `rows` rows in all split evenly between them.
 draw_data <- function(d, n_targets, rows) {
-  sem <- simulate_sem(d, k = 2)
+  sem <- simulate_sem(d, k = a$k)
   if (n_targets == 0L) {
     return(list(sem = sem, x = simulate_interventions(sem, list(integer(0)), n)$x,
                 targets = list(integer(0)), index = rep(1L, n)))
@@ -89,7 +91,7 @@ search_cell <- function(cell, d, reps) {
     for (m in names(fits)) {
       g <- fits[[m]]$value
       rows[[length(rows) + 1L]] <- data.frame(
-        part = "search", d = d, seed = seed, n_targets = k, frac = frac, method = m,
+        part = "search", d = d, n = n, k = a$k, seed = seed, n_targets = k, frac = frac, method = m,
         discount = 2, score_vs_truth = sc(g) - truth,
         shd = shd_cpdag(g, dat$sem$B, targets = dat$targets), seconds = fits[[m]]$seconds)
     }
@@ -106,13 +108,13 @@ accuracy_cell <- function(cell, d, n_targets, reps) {
   for (r in seq_len(reps)) {
     seed <- 62000L + 1000L * cell + r
     set.seed(seed)
-    dat <- draw_data(d, n_targets, c(0L, 200L, 0L, 0L, 0L, 500L)[n_targets + 1L])
+    dat <- draw_data(d, n_targets, round(n * c(0, 0.2, 0, 0, 0, 0.5)[n_targets + 1L]))
     true_cp <- dag_to_cpdag(dat$sem$B, "matrix", targets = dat$targets)
     tg <- if (n_targets == 0L) NULL else dat$targets
     ix <- if (n_targets == 0L) NULL else dat$index
     add <- function(m, discount, cp, seconds) {
       rows[[length(rows) + 1L]] <<- data.frame(
-        part = "accuracy", d = d, seed = seed, n_targets = n_targets, method = m,
+        part = "accuracy", d = d, n = n, k = a$k, seed = seed, n_targets = n_targets, method = m,
         discount = discount, shd = shd_cpdag(cp, true_cp), undirected = undirected(cp),
         undirected_truth = undirected(true_cp), seconds = seconds)
     }
@@ -156,11 +158,11 @@ for (i in seq_len(nrow(cells))) {
   part <- if (a$part == "search") search_cell(cl$cell, cl$d, reps)
           else accuracy_cell(cl$cell, cl$d, cl$n_targets, reps)
   res <- rbind(res, part)
-  attr(res, "info") <- list(not_run = not_run, reps = reps, n = n)
+  attr(res, "info") <- list(not_run = not_run, reps = reps, n = n, k = a$k)
   bench_save(res, a$out, note = sprintf("cells not run (budget): %s",
                                         paste(not_run, collapse = ",")))
 }
-attr(res, "info") <- list(not_run = not_run, reps = reps, n = n)
+attr(res, "info") <- list(not_run = not_run, reps = reps, n = n, k = a$k)
 bench_save(res, a$out, note = sprintf("cells not run (budget): %s", paste(not_run, collapse = ",")))
 if (a$part == "search") {
   print(aggregate(cbind(score_vs_truth, shd, seconds) ~ d + method, res, mean))
