@@ -17,7 +17,10 @@
 # undirected edges, seconds.
 # Graphs: simulate_sem(d, k = 2) (ER2), experiments from
 # simulate_interventions() (the variable drawn at its observational scale).
-# Seeds: 62000 + 1000 * cell + r, fixed before any result was seen. Cells
+# Seeds: 62000 + 1000 * cell + r, fixed before any result was seen; in the
+# accuracy part the graph of data set r at d comes from seed 61000 + 100 d +
+# r, shared by the three numbers of targets (paired), whose target sets are
+# nested (one experiment is the first of the five). Cells
 # run smallest first and the result is saved after each, so a run stopped by
 # `budget_min` (minutes, default Inf) keeps what it finished; `cells`
 # (comma-separated cell numbers) runs only those; `n` (default 1000) and `k`
@@ -32,14 +35,22 @@ n <- as.integer(a$n)
 t_start <- proc.time()[["elapsed"]]
 
 # A data set: the SEM, and the experiments on `n_targets` variables drawn at
-# random, `rows` rows in all split evenly between them.
-draw_data <- function(d, n_targets, rows) {
+# random, `rows` rows in all split evenly between them. With `vars` the
+# experiments are on vars[1:n_targets] and the SEM is drawn from `graph_seed`,
+# so that the cells of one data set share its graph and their target sets
+# are nested (the accuracy part).
+draw_data <- function(d, n_targets, rows, graph_seed = NULL) {
+  if (!is.null(graph_seed)) {
+    data_seed <- sample.int(.Machine$integer.max, 1)
+    set.seed(graph_seed)
+  }
   sem <- simulate_sem(d, k = a$k)
+  vars <- sample.int(d, if (is.null(graph_seed)) n_targets else 5L)[seq_len(n_targets)]
+  if (!is.null(graph_seed)) set.seed(data_seed)
   if (n_targets == 0L) {
     return(list(sem = sem, x = simulate_interventions(sem, list(integer(0)), n)$x,
                 targets = list(integer(0)), index = rep(1L, n)))
   }
-  vars <- sample.int(d, n_targets)
   each <- rep(rows %/% n_targets, n_targets)
   tg <- c(list(integer(0)), as.list(vars))
   sim <- simulate_interventions(sem, tg, c(n - sum(each), each))
@@ -108,7 +119,9 @@ accuracy_cell <- function(cell, d, n_targets, reps) {
   for (r in seq_len(reps)) {
     seed <- 62000L + 1000L * cell + r
     set.seed(seed)
-    dat <- draw_data(d, n_targets, round(n * c(0, 0.2, 0, 0, 0, 0.5)[n_targets + 1L]))
+    # the same graph (and the first experiments) for every number of targets
+    dat <- draw_data(d, n_targets, round(n * c(0, 0.2, 0, 0, 0, 0.5)[n_targets + 1L]),
+                     graph_seed = 61000L + 100L * d + r)
     true_cp <- dag_to_cpdag(dat$sem$B, "matrix", targets = dat$targets)
     tg <- if (n_targets == 0L) NULL else dat$targets
     ix <- if (n_targets == 0L) NULL else dat$index
@@ -116,7 +129,8 @@ accuracy_cell <- function(cell, d, n_targets, reps) {
       rows[[length(rows) + 1L]] <<- data.frame(
         part = "accuracy", d = d, n = n, k = a$k, seed = seed, n_targets = n_targets, method = m,
         discount = discount, shd = shd_cpdag(cp, true_cp), undirected = undirected(cp),
-        undirected_truth = undirected(true_cp), seconds = seconds)
+        undirected_truth = undirected(true_cp), graph_seed = 61000L + 100L * d + r,
+        seconds = seconds)
     }
     set.seed(seed + 100000L)
     f <- timed(calm(dat$x, verbose = FALSE, targets = tg, target_index = ix))
