@@ -25,7 +25,10 @@
 #'   `bnlearn::tabu` (which get the data as a data frame, as they require),
 #'   or a function of your own (given a matrix; given a data frame instead
 #'   when it fails with an error that asks for one).
-#' @param ... Further arguments to `learner` (e.g. `knowledge`).
+#' @param ... Further arguments to `learner` (e.g. `knowledge`). With
+#'   interventional data (`targets` and `target_index`, see
+#'   [intervention_targets()]) the rows are resampled within each condition
+#'   and `target_index` follows them.
 #' @param threshold Strength at or above which a pair enters the averaged
 #'   graph (see [average_graph()]); stored with the result.
 #' @return An object of class `calm_bootstrap`: a list with `dag` and
@@ -67,10 +70,13 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
   as_frame <- wants_data_frame(learner)
   t0 <- proc.time()[["elapsed"]]
   p <- progressr::progressor(steps = R)
+  strata <- bootstrap_strata(args$target_index, n, call)
   one_replicate <- function(r) {
-    rows <- sample.int(n, n, replace = TRUE)
+    rows <- if (is.null(strata)) sample.int(n, n, replace = TRUE) else resample_within(strata)
     out <- tryCatch({
-      fit <- fit_learner(learner, x[rows, , drop = FALSE], args, as_frame)
+      a <- args
+      if (!is.null(strata)) a$target_index <- a$target_index[rows]
+      fit <- fit_learner(learner, x[rows, , drop = FALSE], a, as_frame)
       c(bootstrap_graphs(fit, nm), list(rows = rows))
     }, error = function(e) conditionMessage(e))
     p(sprintf("replicate %d", r))
@@ -424,4 +430,23 @@ plot.calm_bootstrap <- function(x, type = c("graph", "strength"), threshold = NU
                                                    left_out, if (left_out == 1) "" else "s")),
                   side = 1, line = -1, cex = 0.75)
   invisible(x)
+}
+
+# bootstrap_edges() with interventional data: the condition of each row,
+# which the resampling keeps (NULL without target_index).
+bootstrap_strata <- function(target_index, n, call) {
+  if (is.null(target_index)) return(NULL)
+  if (length(target_index) != n) {
+    abort_targets("target_index", "has {length(target_index)} entr{?y/ies}, but the data have {n} rows: give one per row.",
+                  call = call)
+  }
+  as.integer(factor(target_index))
+}
+
+# Row indices resampled with replacement within each stratum, each stratum
+# keeping its size.
+resample_within <- function(strata) {
+  rows <- seq_along(strata)
+  unlist(lapply(split(rows, strata), function(i) i[sample.int(length(i), length(i), replace = TRUE)]),
+         use.names = FALSE)
 }

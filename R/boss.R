@@ -102,6 +102,16 @@
 #'   only moves whose equivalence class keeps a member that obeys the
 #'   knowledge; `amat` is such a member and the CPDAG is the maximally
 #'   oriented one (see [background_knowledge()]).
+#' @param targets,target_index Intervention targets of the rows of `x`
+#'   (see [intervention_targets()]). The search then optimises the
+#'   interventional (GIES) score ([score_dag()], "Interventional data"),
+#'   which the order search uses as it is. The pruning by backward
+#'   equivalence search moves between observational classes, which that
+#'   score does not treat alike, so its graph is polished last: an order
+#'   search inside its skeleton from its order and, up to 20 variables, the
+#'   exact optimum inside it, keeping the best-scoring DAG. The fit's CPDAG
+#'   is the interventional essential graph. `NULL` (default): observational
+#'   data.
 #' @return A `calm_fit` (see [calm()]) with `method = "boss"`: the DAG in
 #'   `amat` (a member of the best class), its CPDAG, least-squares weights
 #'   `B` and noise variances `omega`, and further `score` (the best score,
@@ -133,7 +143,8 @@
 boss <- function(x, cov = NULL, n = NULL, penalty_discount = NULL, lambda1 = NULL, starts = 10,
                  bes = TRUE, moral = "none", standardize = TRUE, exact_limit = 14,
                  max_sweeps = 100, grow_ratio = 1, kicks = 0, kick_size = 5,
-                 penalty_grid = c(1.5, 2, 2.5, 3, 4), penalty_folds = 5, knowledge = NULL) {
+                 penalty_grid = c(1.5, 2, 2.5, 3, 4), penalty_folds = 5, knowledge = NULL,
+                 targets = NULL, target_index = NULL) {
   cl <- match.call()
   env <- environment()
   learner <- learner_record("boss", env)
@@ -152,6 +163,10 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = NULL, lambda1 = NUL
   kick_size <- check_count(kick_size, "kick_size", min = 1, max = 1e4, call = env)
   cv <- resolve_covariance(x, cov, n, standardize, call = env, small_n = TRUE)
   sigma <- set_node_names(cv$sigma)
+  tg <- learner_targets(targets, target_index, colnames(sigma), cv$x, call = env)
+  sigma <- with_targets(sigma, cv$x, tg, standardize)
+  # penalty_discount = "cv" keeps each condition's share in every fold
+  if (!is.null(tg)) attr(cv$x, "calm_strata") <- tg$index
   nm <- colnames(sigma)
   d <- ncol(sigma)
   orders <- start_orders(starts, nm, call = env)
@@ -171,6 +186,9 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = NULL, lambda1 = NUL
   # kicks from the best start's order; the starts' record stays the one above
   r <- kick_search(r, sigma, mask, lambda1, max_sweeps, exact_limit, bes, grow_ratio,
                    kicks, kick_size, c(1, 0.5), kn = kn, max_parents = mp)
+  if (!is.null(tg)) {
+    r[c("dag", "score")] <- polish_interventional(r$dag, sigma, lambda1, cv$n, kn, exact_limit)
+  }
   elapsed <- proc.time()[["elapsed"]] - t0
 
   amat <- r$dag
@@ -187,7 +205,7 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = NULL, lambda1 = NUL
     extra = c(list(penalty = pen, score = r$score, order = nm[r$order], starts = starts_df,
                  kicks_improved = r$kicks_improved,
                  moral = if (is.null(mo)) NULL else mo$graph, knowledge = kn,
-                 learner = learner), data_summary(x, cov, standardize))
+                 learner = learner, targets = tg), data_summary(x, cov, standardize))
   )
 }
 

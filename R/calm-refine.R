@@ -9,6 +9,7 @@ refine_runs <- function(runs, sigma, mo, lambda, ctrl, n, kn, verbose, phase = n
     if (verbose) inform_refine(NULL, ncol(sigma), ctrl)
     ref <- refine_dag(r[["amat"]], sigma, mo[["mask"]], lambda, ctrl, n = n,
                       extend = mo[["source"]] == "iamb", kn = kn, phase = phase)
+    if (has_targets(sigma)) ref <- polish_refined(ref, sigma, lambda, n, kn, ctrl)
     r$refine <- ref[["record"]]
     if (verbose) inform_refine(ref[["record"]])
     # the run's refit is of its own graph: kept only if the refinement

@@ -222,6 +222,22 @@
 #'   with an error; `"complete"` (or `"omit"`, as in [stats::na.omit()])
 #'   uses the complete rows only and says how many rows were dropped (the
 #'   number is kept in `fit$na_dropped`).
+#' @param targets,target_index Intervention targets of the rows of `x`,
+#'   for data that mix observation with experiments (see
+#'   [intervention_targets()] for the two forms: pcalg's list of target sets
+#'   with an index per row, or a named list with a factor of conditions).
+#'   The refinement then optimises the interventional (GIES) score
+#'   ([score_dag()], "Interventional data"), and ends by polishing the
+#'   DAG's orientations on that score (an order search inside its skeleton
+#'   and, up to 20 variables, the exact optimum there), since GES moves go
+#'   between observational classes. The continuous phase and the penalty's
+#'   selection use all rows as if observational (the selection's folds hold
+#'   each condition in proportion): only the refinement uses the targets
+#'   (the fit's print says so). The fit's CPDAG (`cpdag_amat`,
+#'   print, plots, [compare_graphs()], [causal_effects()]) is the
+#'   interventional essential graph; the weights are fitted on the rows
+#'   where each variable was not intervened on. `NULL` (default):
+#'   observational data.
 #' @param seed Integer seeds of the restarts' continuous phase, one per
 #'   restart, each between 0 and `.Machine$integer.max`. `NULL` (default)
 #'   draws them from R's random numbers, so that [set.seed()] reproduces a
@@ -282,15 +298,21 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
                  gate = c("gumbel", "stg", "tanh"), constraint = c("hard", "soft"),
                  score = c("likelihood", "colide"), refine = c("ges", "none"),
                  control = calm_control(), restarts = 1, verbose = interactive(), ...,
-                 alpha = "auto", knowledge = NULL, na = c("fail", "complete"), seed = NULL) {
+                 alpha = "auto", knowledge = NULL, na = c("fail", "complete"), seed = NULL,
+                 targets = NULL, target_index = NULL) {
   cl <- match.call()
   env <- environment()
   learner <- learner_record("calm", env)
   if (missing(x)) x <- NULL
   phase <- fit_progress()
+  target_index <- complete_target_index(x, target_index, na)
   p <- calm_prepare(x, cov, n, standardize, moral, gate, constraint, score, refine, control,
                     restarts, verbose, list(...), alpha, knowledge, na, seed, call = env,
                     phase = phase)
+  p$tg <- learner_targets(targets, target_index, colnames(p$sigma), p$x_used, call = env)
+  p$sigma <- with_targets(p$sigma, p$x_used, p$tg, p$standardize)
+  # the penalty's selection keeps each condition's share in every fold
+  if (!is.null(p$tg)) attr(p$x_used, "calm_strata") <- p$tg$index
   t0 <- proc.time()[["elapsed"]]
   phase(if (p$skip) "continuous phase skipped" else if (p$cut) "continuous phase (one step)" else
     "continuous phase")
@@ -331,7 +353,7 @@ wrap_calm_fit <- function(p, runs, pen, threshold_empty, elapsed, call) {
     trace = best[["trace"]],
     removed = if (p$cut) best[["removed"]][0, , drop = FALSE] else best[["removed"]],
     converged = (p$cut || best[["converged"]]) && !threshold_empty, time = elapsed, call = call,
-    refit = best[["refit"]],
+    refit = if (is.null(p$tg)) best[["refit"]],
     extra = c(list(seed = best[["seed"]], moral = p$mo[["graph"]], stop = best[["stop"]],
                  objective = best[["final_objective"]], h = best[["h"]],
                  gate_values = best[["gate_values"]], restarts = restart_table(runs, p$seeds),
@@ -339,6 +361,7 @@ wrap_calm_fit <- function(p, runs, pen, threshold_empty, elapsed, call) {
                  components = best[["components"]], penalty = pen, knowledge = p$kn,
                  na_dropped = attr(p$x, "na_dropped"),
                  continuous = if (p$skip) "none" else if (p$cut) "start" else "full",
+                 targets = p$tg,
                  stages = data.frame(stage = names(p$seconds), seconds = unname(p$seconds),
                                      stringsAsFactors = FALSE)),
             data_summary(p$x, p$cov, p$standardize))

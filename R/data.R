@@ -87,3 +87,72 @@ NULL
 #' @keywords datasets
 #' @name sachs_consensus
 NULL
+
+#' Protein-signalling measurements of Sachs et al. (2005), all conditions
+#'
+#' The 7466 cells of the flow-cytometry study of Sachs et al. (2005) under
+#' nine conditions: the 853 cells of [sachs] (stimulation with anti-CD3/CD28
+#' alone), cells given ICAM-2 as well, and seven experiments in which a
+#' reagent inhibits or activates one of the measured molecules. Use it with
+#' [sachs_targets], which says what each condition intervenes on, to learn
+#' from the experiments (see [intervention_targets()] and the vignette
+#' *calm on real data*).
+#'
+#' @format A data frame with 7466 rows (cells) and 12 columns: the 11 raw
+#'   measurements of [sachs], in the same order (not log-transformed), and
+#'   `condition`, a factor with the nine conditions (the reagents added):
+#'   `cd3cd28` (853 cells, the rows of [sachs]), `cd3cd28+icam2` (902),
+#'   `cd3cd28+aktinhib` (911, an Akt inhibitor), `cd3cd28+g0076` (723, a PKC
+#'   inhibitor), `cd3cd28+psitect` (810, a PIP2 inhibitor), `cd3cd28+u0126`
+#'   (799, a MEK inhibitor), `cd3cd28+ly` (848, LY294002, a PIP3 inhibitor),
+#'   `pma` (913, a PKC activator) and `b2camp` (707, a PKA activator).
+#' @source The files `real/sachs/data/sachs.2005.continuous.txt` (the
+#'   measurements) and
+#'   `real/sachs/data/sachs.2005.continuous.discrete.experimental.mixed.maximum.2.txt`
+#'   (the same cells, log-transformed, with one 0/1 column per reagent, which
+#'   give the conditions) of the public repository
+#'   <https://github.com/cmu-phil/example-causal-datasets>, released under
+#'   CC0 1.0. No CRAN or Debian package ships these data with their
+#'   conditions in an installable form (the `sparsebn` package, GPL, once
+#'   did; it is archived on CRAN). The script `data-raw/sachs_interventional.R`
+#'   in the package sources builds the objects and checks that the two files
+#'   list the cells in the same order.
+#' @references Sachs, K., Perez, O., Pe'er, D., Lauffenburger, D. A. and
+#'   Nolan, G. P. (2005). Causal protein-signaling networks derived from
+#'   multiparameter single-cell data. *Science*, 308(5721), 523-529.
+#'   \doi{10.1126/science.1105809}
+#' @seealso [sachs_targets], [sachs_consensus]
+#' @examples
+#' table(sachs_interventional$condition)
+#' # the conditions in pcalg's form
+#' tg <- intervention_targets(sachs_targets, sachs_interventional$condition,
+#'                            names(sachs), nrow(sachs_interventional))
+#' tg
+#' @docType data
+#' @keywords datasets
+#' @name sachs_interventional
+NULL
+
+#' Intervention targets of the Sachs et al. (2005) conditions
+#'
+#' What each condition of [sachs_interventional] intervenes on, as a named
+#' list for the `targets` argument of the learners (with
+#' `target_index = sachs_interventional$condition`). The reading is the
+#' usual one (Sachs et al. 2005, and the analyses of these data with
+#' interventional learners since): each inhibitor or activator intervenes
+#' on the molecule it acts on (`akt`, `pkc`, `pip2`, `mek`, `pip3`, `pkc`,
+#' `pka`); the two stimuli act on receptors that are not measured, so their
+#' cells count as observation. An inhibitor of a kinase's activity need not
+#' change the measured amount of the kinase itself, so this reading is a
+#' model, not a fact of the data.
+#'
+#' @format A named list of nine character vectors, one per level of
+#'   `sachs_interventional$condition`.
+#' @source Built with [sachs_interventional] by
+#'   `data-raw/sachs_interventional.R`.
+#' @examples
+#' sachs_targets[c("cd3cd28", "cd3cd28+u0126")]
+#' @docType data
+#' @keywords datasets
+#' @name sachs_targets
+NULL

@@ -42,6 +42,11 @@
 #' @param knowledge Background knowledge ([background_knowledge()]): the
 #'   optimum is taken over the DAGs with every required edge and no forbidden
 #'   one (required adjacencies join the moral graph). `NULL`: none.
+#' @param targets,target_index Intervention targets of the rows of `x`
+#'   (see [intervention_targets()]): the optimum is then that of the
+#'   interventional (GIES) score ([score_dag()], "Interventional data"),
+#'   and the fit's CPDAG the interventional essential graph. `NULL`
+#'   (default): observational data.
 #' @param max_d Largest number of variables accepted (at most 25).
 #' @param max_gb Memory limit in GB for the search's tables (default 4).
 #' @return A `calm_fit` (see [calm()]) with `method = "exact"`, the optimal
@@ -62,7 +67,8 @@
 #' shd_cpdag(fit, sem$B)
 #' @export
 exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
-                         standardize = TRUE, max_d = 25, max_gb = 4, knowledge = NULL) {
+                         standardize = TRUE, max_d = 25, max_gb = 4, knowledge = NULL,
+                         targets = NULL, target_index = NULL) {
   cl <- match.call()
   env <- environment()
   learner <- learner_record("exact_search", env)
@@ -75,6 +81,8 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
                          call = env)
   cv <- resolve_covariance(x, cov, n, standardize, call = env, small_n = TRUE)
   sigma <- set_node_names(cv$sigma)
+  tg <- learner_targets(targets, target_index, colnames(sigma), cv$x, call = env)
+  sigma <- with_targets(sigma, cv$x, tg, standardize)
   d <- ncol(sigma)
   if (d > max_d) {
     abort_arg(data_arg, "has {d} variables, more than {.arg max_d} = {max_d}; the exact search takes time and memory of order 2^d.",
@@ -110,7 +118,7 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
                     max_d = max_d, max_gb = max_gb),
     converged = TRUE, time = elapsed, call = cl,
     extra = c(list(score = r$score, order = nm[r$order], moral = mo$graph, memory = r$bytes,
-                 knowledge = kn, learner = learner), data_summary(x, cov, standardize))
+                 knowledge = kn, learner = learner, targets = tg), data_summary(x, cov, standardize))
   )
 }
 

@@ -18,12 +18,7 @@ fit_cpdag <- function(x) {
   same_skeleton <- all(((a + t(a)) != 0) == ((cp + t(cp)) != 0))
   directed <- cp != 0 & t(cp) == 0
   if (same_skeleton && all(a[directed] != 0)) return(cp)
-  fresh <- cpp_dag_to_cpdag(a)
-  storage.mode(fresh) <- "double"
-  dimnames(fresh) <- dimnames(a)
-  kn <- x[["knowledge"]]
-  if (inherits(kn, "calm_knowledge_resolved")) fresh <- knowledge_cpdag(fresh, kn)
-  fresh
+  class_cpdag(a, fit_targets(x), x[["knowledge"]])
 }
 
 # One graph of a fit as a 0/1 matrix. `graph = "dag"` on a learner that

@@ -36,10 +36,12 @@ new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "ca
     B <- NULL
     omega <- NULL
   } else {
-    cpdag <- cpp_dag_to_cpdag(amat)
-    storage.mode(cpdag) <- "double"
-    dimnames(cpdag) <- dimnames(amat)
-    if (is.null(refit) && !is.null(sigma)) refit <- refit_weights(amat, sigma)
+    # with intervention targets, the interventional essential graph
+    cpdag <- class_cpdag(amat, fit_targets(extra))
+    if (is.null(refit) && !is.null(sigma)) {
+      refit <- if (has_targets(sigma)) refit_weights_interventional(amat, sigma)
+               else refit_weights(amat, sigma)
+    }
     B <- if (!is.null(refit)) refit[["B"]] else B_raw
     omega <- if (!is.null(refit)) refit[["omega"]] else NULL
   }
@@ -62,9 +64,13 @@ new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "ca
     time = time,
     call = call
   )
+  # observational fits have no `targets` field at all
+  if ("targets" %in% names(extra) && is.null(extra[["targets"]])) {
+    extra <- extra[names(extra) != "targets"]
+  }
   fit[names(extra)] <- extra
   # under background knowledge the CPDAG is the maximally oriented PDAG of
-  # the class restricted by it
+  # the class restricted by it (and by the targets, above)
   if (!is_cpdag && inherits(extra[["knowledge"]], "calm_knowledge_resolved")) {
     fit$cpdag_amat <- knowledge_cpdag(cpdag, extra[["knowledge"]])
     fit$cpdag <- amat_to_igraph(fit$cpdag_amat)

@@ -63,26 +63,43 @@ dag_arg <- function(g, arg, call = parent.frame()) {
 #'   undirected edge is a pair of mutual edges with attribute
 #'   `undirected = TRUE`; `"matrix"`: the 0/1 CPDAG matrix (`C[i, j] = 1,
 #'   C[j, i] = 0` for `i -> j`, both 1 for `i - j`).
+#' @param targets Intervention targets: a list of variable sets (names or
+#'   column positions; see [intervention_targets()]), or a fit's `targets`.
+#'   The result is then the interventional essential graph of Hauser and
+#'   Buehlmann (2012), which represents the DAGs that no mix of observation
+#'   and these experiments can tell apart: besides the CPDAG's orientations,
+#'   every edge with exactly one end in some target set is directed, and
+#'   Meek's rules orient what follows. It matches
+#'   `pcalg::dag2essgraph(dag, targets)` (for targets that leave every
+#'   variable alone in some condition, as learning from data requires).
+#'   `NULL` (default): observational data, the CPDAG.
 #' @return The CPDAG as igraph or matrix.
 #' @references Chickering, D. M. (1995). A transformational characterization
 #'   of equivalent Bayesian network structures. *UAI*.
+#'
+#'   Hauser, A. and Buehlmann, P. (2012). Characterization and greedy learning
+#'   of interventional Markov equivalence classes of directed acyclic graphs.
+#'   *JMLR* 13, 2409-2464.
 #' @examples
 #' # a v-structure stays directed; a chain becomes undirected
 #' v <- igraph::graph_from_literal(A -+ C, B -+ C)
 #' as_amat(dag_to_cpdag(v))
 #' chain <- igraph::graph_from_literal(A -+ B, B -+ C)
 #' as_amat(dag_to_cpdag(chain))
+#' # an experiment on A orients the chain's edge A - B, and Meek's rules B - C
+#' as_amat(dag_to_cpdag(chain, targets = list(integer(0), "A")))
 #' @export
-dag_to_cpdag <- function(g, output = c("igraph", "matrix")) {
-  output <- match_choice(output, c("igraph", "matrix"), "output", environment())
-  if (inherits(g, "calm_fit")) {
+dag_to_cpdag <- function(g, output = c("igraph", "matrix"), targets = NULL) {
+  env <- environment()
+  output <- match_choice(output, c("igraph", "matrix"), "output", env)
+  if (inherits(g, "calm_fit") && is.null(targets)) {
     cp <- as_amat(g, graph = "cpdag")
     return(if (output == "matrix") cp else amat_to_igraph(cp))
   }
-  m <- dag_arg(g, "g")
-  cp <- cpp_dag_to_cpdag(m)
-  storage.mode(cp) <- "double"
-  dimnames(cp) <- dimnames(m)
+  kn <- if (inherits(g, "calm_fit")) g[["knowledge"]]
+  m <- dag_arg(if (inherits(g, "calm_fit")) g[["amat"]] else g, "g")
+  tg <- graph_targets(targets, node_names(m), call = env)
+  cp <- class_cpdag(m, tg, kn)
   if (output == "matrix") cp else amat_to_igraph(cp)
 }
 

@@ -388,8 +388,10 @@ printed_score <- function(score, x) {
 # What print() says about the model: variables, data, edges, score,
 # penalty and how it was learned, one line each.
 model_lines <- function(x, max_edges = 15) {
-  c(variables_line(x), data_line(x), edges_lines(x, max_edges), score_line(x),
-    penalty_line(x), learned_line(x), risk_notes(x))
+  tl <- targets_lines(x)
+  c(variables_line(x), data_line(x), tl, edges_lines(x, max_edges),
+    if (is.null(tl)) score_line(x) else targets_score_line(x), penalty_line(x), learned_line(x),
+    risk_notes(x))
 }
 
 # Notes on results to read with care: fewer rows than variables (the

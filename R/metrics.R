@@ -9,13 +9,16 @@
 # orientations conflict (a directed cycle; a bidirected edge of pcalg's
 # pc(), which arrives as a mutual pair) is compared as it is, pair by pair,
 # as pcalg::shd() does, with a warning.
-cpdag_arg <- function(g, arg, call = parent.frame()) {
+cpdag_arg <- function(g, arg, call = parent.frame(), targets = NULL) {
   # a fit's amat is a DAG unless the learner returns a CPDAG (no `dag`)
   dag_fit <- inherits(g, "calm_fit") && !is.null(g[["dag"]])
   if (dag_fit) {
     check_fit_object(g, arg, call = call)
     # an edited fit whose DAG has a cycle is compared as it is, below
-    if (cpp_is_dag((g[["amat"]] != 0) * 1)) return(fit_cpdag(g))
+    if (cpp_is_dag((g[["amat"]] != 0) * 1)) {
+      if (is.null(targets)) return(fit_cpdag(g))
+      return(class_cpdag(g[["amat"]], targets, g[["knowledge"]]))
+    }
   }
   if (inherits(g, "calm_fit")) g <- check_fit_object(g, arg, call = call)[["amat"]]
   check_not_pag_codes(g, arg, call)
@@ -36,6 +39,7 @@ cpdag_arg <- function(g, arg, call = parent.frame()) {
                                    bidirected, if (bidirected == 1L) "" else "s")
   }
   if (mutual || declared) return(m)
+  if (!is.null(targets)) return(interventional_cpdag(m, targets))
   cp <- cpp_dag_to_cpdag(m)
   storage.mode(cp) <- "double"
   dimnames(cp) <- dimnames(m)
@@ -74,9 +78,13 @@ check_not_pag_codes <- function(g, arg, call) {
   invisible()
 }
 
-metric_pair <- function(est, truth, call) {
-  e <- cpdag_arg(est, "est", call = call)
-  t <- cpdag_arg(truth, "truth", call = call)
+metric_pair <- function(est, truth, call, targets = NULL) {
+  if (!is.null(targets)) {
+    nodes <- node_names(graph_arg(truth, "truth", call = call))
+    targets <- graph_targets(targets, nodes, call)
+  }
+  e <- cpdag_arg(est, "est", call = call, targets = targets)
+  t <- cpdag_arg(truth, "truth", call = call, targets = targets)
   conflict <- attr(e, "conflict")
   e <- check_same_nodes(t, e, "truth", "est", call = call, by_position = by_position(est, truth))
   warn_conflict(structure(e, conflict = conflict), "est")
@@ -110,6 +118,13 @@ metric_pair <- function(est, truth, call) {
 #'   pcalg `pcAlgo` result, or a fit. They must have the same nodes, matched
 #'   by name (by position when one of them has no node names, as
 #'   `pcalg::shd()` does). A PAG's matrix of edge marks is refused.
+#' @param targets Intervention targets (a list of variable sets, as in
+#'   [intervention_targets()]; a fit's `targets` works too): DAGs are then
+#'   converted to their interventional essential graphs
+#'   ([dag_to_cpdag()] with `targets`), so that the distance is zero exactly
+#'   when the two DAGs are interventionally Markov equivalent. A fit learned
+#'   with targets is compared by its own interventional CPDAG. `NULL`
+#'   (default): observational data.
 #' @return A single integer.
 #' @examples
 #' set.seed(3)
@@ -118,9 +133,11 @@ metric_pair <- function(est, truth, call) {
 #' est[est != 0][1] <- 0   # drop one edge
 #' shd_cpdag(est, truth)
 #' shd_cpdag(truth, truth)
+#' # with an experiment on X1, the edges at X1 count by direction
+#' shd_cpdag(t(truth), truth, targets = list(integer(0), 1L))
 #' @export
-shd_cpdag <- function(est, truth) {
-  p <- metric_pair(est, truth, environment())
+shd_cpdag <- function(est, truth, targets = NULL) {
+  p <- metric_pair(est, truth, environment(), targets)
   shd_count(p[["est"]], p[["truth"]])
 }
 
@@ -177,8 +194,8 @@ skeleton_counts <- function(est, truth) {
 #' truth <- simulate_dag(8, k = 1.5)
 #' compare_graphs(truth, truth)
 #' @export
-compare_graphs <- function(est, truth) {
-  p <- metric_pair(est, truth, environment())
+compare_graphs <- function(est, truth, targets = NULL) {
+  p <- metric_pair(est, truth, environment(), targets)
   shd <- shd_count(p[["est"]], p[["truth"]])
   s <- skeleton_counts(p[["est"]], p[["truth"]])
   data.frame(shd = shd, precision = s[["precision"]], recall = s[["recall"]],

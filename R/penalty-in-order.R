@@ -27,10 +27,11 @@ select_discount_in_order <- function(x, grid, folds, order, provisional, pairs =
                                      keep_se = ORDER_SELECTION_KEEP_SE, call = parent.frame()) {
   n <- nrow(x)
   d <- ncol(x)
+  strata <- fold_strata(x)
   x <- selection_scale(x)
   grid <- sort(unique(c(grid, provisional)), decreasing = TRUE)
   all_pairs <- pairs %||% (matrix(1, d, d) - diag(d))
-  fold_ids <- lapply(seq_len(splits), function(s) draw_folds(n, folds, call))
+  fold_ids <- lapply(seq_len(splits), function(s) draw_folds(n, folds, call, strata = strata))
   whole <- if (d > DATA_COV_CPP_D) list(mu = colMeans(x), gram = cpp_data_covariance(x)[["cov"]] * n)
   ll <- do.call(cbind, lapply(fold_ids, function(fold) {
     vapply(seq_len(folds), function(f) {

@@ -25,15 +25,27 @@ check_penalty_folds <- function(x, arg = "penalty_folds", call) {
 }
 
 # The fold of each of n rows: as equal in size as possible, in a random order
-# drawn from R's RNG (set.seed() reproduces it).
-draw_folds <- function(n, folds, call, arg = "penalty_folds") {
+# drawn from R's RNG (set.seed() reproduces it). With `strata` (the
+# condition of each row of interventional data) every condition is spread
+# evenly over the folds.
+draw_folds <- function(n, folds, call, arg = "penalty_folds", strata = NULL) {
   if (folds > n / 2) {
     most <- sprintf("%s <= %d", arg, floor(n / 2))
     abort_arg(arg, "is {folds}, but the data have {n} rows: every fold needs at least 2 rows ({.code {most}}).",
               call = call)
   }
-  sample(rep_len(seq_len(folds), n))
+  if (is.null(strata)) return(sample(rep_len(seq_len(folds), n)))
+  rows <- unlist(lapply(split(seq_len(n), strata), function(i) i[sample.int(length(i))]),
+                 use.names = FALSE)
+  fold <- integer(n)
+  fold[rows] <- rep_len(seq_len(folds), n)
+  fold
 }
+
+# The conditions of interventional data that the penalty's selection
+# stratifies its folds by (attribute "calm_strata" of the data, set by
+# calm() from its targets), or NULL.
+fold_strata <- function(x) attr(x, "calm_strata")
 
 # Held-out Gaussian log-likelihood, summed over the rows of `test`, of the
 # node-wise regressions of `dag` (0/1, [i, j] for i -> j) fitted on the
@@ -92,9 +104,9 @@ selection_scale <- function(x) sweep(x, 2L, apply(abs(x), 2L, max), `/`)
 # of `splits` random splits of the n rows into `folds` folds, one task per
 # fold with its held-out rows `test` and the two random start orders of its
 # first search (d variables).
-fold_tasks <- function(n, d, folds, splits, call, fold_arg) {
+fold_tasks <- function(n, d, folds, splits, call, fold_arg, strata = NULL) {
   unlist(lapply(seq_len(splits), function(s) {
-    fold <- draw_folds(n, folds, call, fold_arg)
+    fold <- draw_folds(n, folds, call, fold_arg, strata)
     lapply(seq_len(folds), function(f) {
       list(test = which(fold == f), starts = cbind(sample.int(d), sample.int(d)))
     })
@@ -129,9 +141,10 @@ select_discount <- function(x, grid, folds, mask, exact_limit = 14L, call = pare
                             fold_arg = "penalty_folds", splits = SELECTION_SPLITS,
                             tie_se = SELECTION_TIE_SE) {
   n <- nrow(x)
+  strata <- fold_strata(x)
   x <- selection_scale(x)
   storage.mode(mask) <- "double"
-  tasks <- fold_tasks(n, ncol(x), folds, splits, call, fold_arg)
+  tasks <- fold_tasks(n, ncol(x), folds, splits, call, fold_arg, strata)
   # the folds are independent: through the future plan (one task per fold),
   # or in this process with one worker
   ll <- if (future::nbrOfWorkers() > 1) {

@@ -33,11 +33,25 @@
 #' no regression can use are refused with an error naming the variables: a
 #' constant column, two perfectly correlated columns.
 #'
+#' @section Interventional data:
+#' With `targets` (see [intervention_targets()]) the score is Hauser and
+#' Buehlmann's (2012) GIES score: variable `j` is regressed on its parents
+#' using only the `n_j` rows where it was not intervened on (with an
+#' intercept, over those rows pooled), and its term is
+#' `(n_j / n) 1/2 log(v_j) + lambda1 |pa(j)|`. Times `-n` this is pcalg's
+#' `GaussL0penIntScore` with `lambda = n * lambda1`, up to a constant. It
+#' tells apart DAGs of one Markov equivalence class whose edges at a
+#' target point different ways; interventionally equivalent DAGs
+#' ([dag_to_cpdag()] with `targets`) score the same. A CPDAG is scored by
+#' an arbitrary member, so give a DAG.
+#'
 #' @param graph A DAG or a CPDAG: a 0/1 adjacency matrix (`[i, j]` for
 #'   `i -> j`; a mutual pair is an undirected edge), an igraph graph or a fit
 #'   (its DAG, which scores as every member of its class).
 #' @inheritParams calm
 #' @param lambda1 Penalty per edge and per sample (default the paper's 0.005).
+#' @param targets,target_index Intervention targets of the rows of `x`
+#'   (see [intervention_targets()]); `NULL` (default): observational data.
 #' @return The score, a number, with attribute `local`: the score of each node
 #'   (`Inf` for a node whose parent set is inadmissible, see below).
 #' @seealso [bic_lambda()], [exact_search()]
@@ -46,14 +60,20 @@
 #' sem <- simulate_sem(8, k = 1, n = 500)
 #' score_dag(sem$B, sem$x)
 #' score_dag(matrix(0, 8, 8), sem$x)   # the empty graph scores worse
+#' # the first 100 rows with X1 set from outside
+#' idx <- rep(1:2, c(400, 100))
+#' score_dag(sem$B, sem$x, targets = list(integer(0), 1L), target_index = idx)
 #' @export
-score_dag <- function(graph, x, cov = NULL, n = NULL, lambda1 = 0.005, standardize = TRUE) {
+score_dag <- function(graph, x, cov = NULL, n = NULL, lambda1 = 0.005, standardize = TRUE,
+                      targets = NULL, target_index = NULL) {
   env <- environment()
   if (missing(x)) x <- NULL
   check_flag(standardize, "standardize", call = env)
   check_number(lambda1, "lambda1", lower = 0, call = env)
   cv <- resolve_covariance(x, cov, n, standardize, call = env, small_n = TRUE)
   sigma <- set_node_names(cv$sigma)
+  tg <- learner_targets(targets, target_index, colnames(sigma), cv$x, call = env)
+  sigma <- with_targets(sigma, cv$x, tg, standardize)
   g <- graph_arg(graph, "graph", call = env)
   g <- check_same_nodes(sigma, g, "data", "graph", call = env)
   dag <- cpdag_to_dag_arg(g, "graph", call = env)

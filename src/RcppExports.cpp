@@ -81,11 +81,11 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_boss
-Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, Rcpp::List options, Rcpp::IntegerMatrix kicks, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, Rcpp::Nullable<Rcpp::NumericMatrix> precedes, int max_parents);
+Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, Rcpp::List options, Rcpp::IntegerMatrix kicks, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, Rcpp::Nullable<Rcpp::NumericMatrix> precedes, int max_parents);
 RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP optionsSEXP, SEXP kicksSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP precedesSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type starts(startsSEXP);
@@ -206,11 +206,11 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_exact_search
-Rcpp::List cpp_exact_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, double max_bytes, Rcpp::Nullable<Rcpp::NumericMatrix> required, int max_parents);
+Rcpp::List cpp_exact_search(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, double max_bytes, Rcpp::Nullable<Rcpp::NumericMatrix> required, int max_parents);
 RcppExport SEXP _calm_cpp_exact_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP max_bytesSEXP, SEXP requiredSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< double >::type max_bytes(max_bytesSEXP);
@@ -231,11 +231,11 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_ges_best_move
-SEXP cpp_ges_best_move(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, std::string type, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, int max_parents);
+SEXP cpp_ges_best_move(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> cpdag, std::string type, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, int max_parents);
 RcppExport SEXP _calm_cpp_ges_best_move(SEXP covSEXP, SEXP cpdagSEXP, SEXP typeSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
     Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
@@ -246,11 +246,11 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_ges_refine
-Rcpp::List cpp_ges_refine(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, Rcpp::List options, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, int max_parents);
+Rcpp::List cpp_ges_refine(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, Rcpp::List options, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, int max_parents);
 RcppExport SEXP _calm_cpp_ges_refine(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP optionsSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
@@ -398,11 +398,11 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_dag_local_scores
-Rcpp::List cpp_dag_local_scores(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> adj, double lambda, int max_parents);
+Rcpp::List cpp_dag_local_scores(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> adj, double lambda, int max_parents);
 RcppExport SEXP _calm_cpp_dag_local_scores(SEXP covSEXP, SEXP adjSEXP, SEXP lambdaSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type adj(adjSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
@@ -411,11 +411,11 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_all_subset_scores
-Rcpp::NumericVector cpp_all_subset_scores(const Eigen::Map<Eigen::MatrixXd> cov, int j, Rcpp::IntegerVector candidates, double lambda, int max_parents);
+Rcpp::NumericVector cpp_all_subset_scores(const Rcpp::NumericMatrix cov, int j, Rcpp::IntegerVector candidates, double lambda, int max_parents);
 RcppExport SEXP _calm_cpp_all_subset_scores(SEXP covSEXP, SEXP jSEXP, SEXP candidatesSEXP, SEXP lambdaSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
     Rcpp::traits::input_parameter< int >::type j(jSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type candidates(candidatesSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
@@ -439,11 +439,11 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_order_local_search
-Rcpp::List cpp_order_local_search(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerVector order, Rcpp::List options);
+Rcpp::List cpp_order_local_search(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerVector order, Rcpp::List options);
 RcppExport SEXP _calm_cpp_order_local_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP orderSEXP, SEXP optionsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);

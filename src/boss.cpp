@@ -71,6 +71,29 @@ struct Finish {
       s = g.score_after;
       bes_moves = static_cast<int>(g.moves.size());
     }
+    if (score.interventional()) keep_dag(r, cpdag, s, bes_moves);
+  }
+
+  // The interventional score tells the members of a class apart, so the
+  // result stays a DAG (its own consistent extension): the order search's,
+  // or the member of BES's class that the extension gives when that scores
+  // better.
+  void keep_dag(const OrderSearchResult& r, IntMatrix& cpdag, double& s, int bes_moves) const {
+    if (bes_moves > 0) {
+      IntMatrix member;
+      const bool ext = bes.knowledge ? knowledge_extension(cpdag, *bes.knowledge, member)
+                                     : pdag_extension(cpdag, member);
+      if (ext) {
+        const double sm = score.dag_score(member);
+        if (sm < r.score - bes.tol) {
+          cpdag = member;
+          s = sm;
+          return;
+        }
+      }
+    }
+    cpdag = r.dag;
+    s = r.score;
   }
 };
 

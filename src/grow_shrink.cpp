@@ -17,7 +17,7 @@ constexpr double kCollinearTol = 1e-10;
 constexpr double kResidualFloor = 1e-14;
 
 // S[P, P] and S[P, j].
-void parent_block(const CovMap& S, const std::vector<int>& pa, int j, Eigen::MatrixXd& SPP,
+void parent_block(const CovRef& S, const std::vector<int>& pa, int j, Eigen::MatrixXd& SPP,
                   Eigen::VectorXd& SPj) {
   const int k = static_cast<int>(pa.size());
   SPP.resize(k, k);
@@ -92,7 +92,7 @@ std::vector<int> GrowShrinkTree::parent_set(int t) const {
 // variables with 4 parents a node on average.)
 void GrowShrinkTree::partials_reset() {
   ExpandScratch& ws = scratch_;
-  const auto& S = score_.cov();
+  const CovRef S = score_.node_cov(j_);
   const int nr = static_cast<int>(ws.rows.size());
   ws.pv.resize(nr);
   ws.pc.resize(nr);
@@ -108,7 +108,7 @@ void GrowShrinkTree::partials_reset() {
 // false when it is (nearly) collinear with the parents already there.
 bool GrowShrinkTree::partials_extend(int q) {
   ExpandScratch& ws = scratch_;
-  const auto& S = score_.cov();
+  const CovRef S = score_.node_cov(j_);
   const int nr = static_cast<int>(ws.rows.size());
   const int a = ws.rows[q];
   const double d2 = ws.pv[q];
@@ -163,7 +163,7 @@ void GrowShrinkTree::expand(int t) {
   in.assign(cand_.size(), 0);
   for (int u = t; nodes_[u].parent >= 0; u = nodes_[u].parent) in[nodes_[u].cand] = 1;
   const double base = nodes_[t].score;
-  const auto& S = score_.cov();
+  const CovRef S = score_.node_cov(j_);
   const double sjj = S(j_, j_);
   // a set larger than the sample allows has no admissible superset
   if (!score_.admissible(j_, k + 1, sjj)) {
@@ -180,7 +180,7 @@ void GrowShrinkTree::expand(int t) {
   // grow rule (s < base + slack_); the others need no logarithm. The bound
   // is loosened a little so that every candidate near it is decided on s
   // itself.
-  const double keep = std::exp(2.0 * (base + slack_ - lam_size)) * (1.0 + 1e-9);
+  const double keep = score_.rv_below(j_, base + slack_ - lam_size) * (1.0 + 1e-9);
   const int nc = static_cast<int>(cand_.size());
   for (int b = 0; b < nc; ++b) {
     if (in[b]) continue;
@@ -189,7 +189,7 @@ void GrowShrinkTree::expand(int t) {
     if (ok && ws.pv[b] > kCollinearTol * S(c, c) && rv > 0) {
       const double rv_new = std::max(rv - ws.pc[b] * ws.pc[b] / ws.pv[b], kResidualFloor * sjj);
       if (!(rv_new < keep)) continue;
-      s = score_.admissible(j_, k + 1, rv_new) ? 0.5 * std::log(rv_new) + lam_size
+      s = score_.admissible(j_, k + 1, rv_new) ? score_.fit_term(j_, rv_new) + lam_size
                                                : std::numeric_limits<double>::infinity();
     } else {
       // (nearly) collinear parents: the exact, rank-revealing computation
@@ -214,7 +214,7 @@ void GrowShrinkTree::expand(int t) {
 void GrowShrinkTree::shrink(int t) {
   std::vector<int> pa = parent_set(t);
   double cur = nodes_[t].score;
-  const auto& S = score_.cov();
+  const CovRef S = score_.node_cov(j_);
   const double sjj = S(j_, j_);
   for (;;) {
     const int k = static_cast<int>(pa.size());
@@ -245,7 +245,7 @@ void GrowShrinkTree::shrink(int t) {
         continue;
       double s;
       if (ok && inv(a, a) > 0) {
-        s = 0.5 * std::log(rv + beta(a) * beta(a) / inv(a, a)) + lam_size;
+        s = score_.fit_term(j_, rv + beta(a) * beta(a) / inv(a, a)) + lam_size;
       } else {
         q = pa;
         q.erase(q.begin() + a);

@@ -24,6 +24,32 @@ LocalScore::LocalScore(Eigen::Ref<const Eigen::MatrixXd> cov, double lambda, int
     if (!(S_(j, j) > 0)) throw std::invalid_argument("covariance must have a positive diagonal");
 }
 
+void LocalScore::set_interventional(std::vector<Eigen::MatrixXd> covs, std::vector<int> group,
+                                    std::vector<double> weight, std::vector<int> max_parents) {
+  const int d = dim();
+  if (static_cast<int>(group.size()) != d || static_cast<int>(weight.size()) != d ||
+      static_cast<int>(max_parents.size()) != d)
+    throw std::invalid_argument("interventional moments must have one entry per node");
+  for (const Eigen::MatrixXd& c : covs)
+    if (c.rows() != d || c.cols() != d) throw std::invalid_argument("interventional covariances differ in size");
+  for (int j = 0; j < d; ++j) {
+    if (group[j] < 0 || group[j] >= static_cast<int>(covs.size()))
+      throw std::invalid_argument("interventional group out of range");
+    if (!(weight[j] > 0) || !std::isfinite(weight[j]))
+      throw std::invalid_argument("interventional weights must be positive");
+    if (!(covs[group[j]](j, j) > 0))
+      throw std::invalid_argument("a node does not vary in the rows where it is not intervened on");
+  }
+  covs_ = std::move(covs);
+  group_ = std::move(group);
+  weight_ = std::move(weight);
+  node_max_ = std::move(max_parents);
+  max_parents_ = *std::min_element(node_max_.begin(), node_max_.end());
+  if (max_parents_ < 0 && *std::max_element(node_max_.begin(), node_max_.end()) >= 0)
+    throw std::invalid_argument("interventional parent limits must be all finite or all none");
+  clear_cache();
+}
+
 std::size_t LocalScore::KeyHash::operator()(const std::vector<int>& v) const {
   std::uint64_t h = 1469598103934665603ULL;
   for (int x : v) {
@@ -34,6 +60,7 @@ std::size_t LocalScore::KeyHash::operator()(const std::vector<int>& v) const {
 }
 
 double LocalScore::residual_variance(int j, const std::vector<int>& parents) const {
+  const CovRef S_ = node_cov(j);
   const double sjj = S_(j, j);
   const int k = static_cast<int>(parents.size());
   if (k == 0) return sjj;
@@ -65,9 +92,10 @@ double LocalScore::local(int j, std::vector<int> parents) {
   if (it != cache_.end()) return it->second;
   const int k = static_cast<int>(parents.size());
   double s = std::numeric_limits<double>::infinity();
-  if (max_parents_ < 0 || k <= max_parents_) {
+  const int mp = node_max_parents(j);
+  if (mp < 0 || k <= mp) {
     const double rv = residual_variance(j, parents);
-    if (admissible(j, k, rv)) s = 0.5 * std::log(rv) + lambda_ * static_cast<double>(k);
+    if (admissible(j, k, rv)) s = fit_term(j, rv) + lambda_ * static_cast<double>(k);
   }
   // a hash node holds the key's vector, the value and two pointers
   cache_bytes_ += key.capacity() * sizeof(int) + sizeof(key) + 2 * sizeof(void*) + sizeof(double);
@@ -93,7 +121,7 @@ namespace {
 // The new row of the packed Cholesky factor L of S[T, T] when candidate
 // node v joins T (`members`, candidate indices): `row` gets the solution r
 // of L r = S[T, v] and room for the diagonal; returns |r|^2.
-double factor_row(const CovMap& S, const std::vector<int>& candidates,
+double factor_row(const CovRef& S, const std::vector<int>& candidates,
                   const std::vector<int>& members, const std::vector<double>& L, int v,
                   std::vector<double>& row) {
   const int depth = static_cast<int>(members.size());
@@ -116,6 +144,7 @@ std::vector<double> LocalScore::all_subset_scores(int j, const std::vector<int>&
   if (k > 30) throw std::invalid_argument("too many candidate parents for an exhaustive subset table");
   const std::size_t total = std::size_t(1) << k;
   std::vector<double> out(total);
+  const CovRef S_ = node_cov(j);
   const double sjj = S_(j, j);
   // Depth-first walk: a stack frame holds the subset as a bit mask, the
   // members in increasing candidate index, the Cholesky factor L of
@@ -131,7 +160,7 @@ std::vector<double> LocalScore::all_subset_scores(int j, const std::vector<int>&
   std::vector<double> wsq_prefix(1, 0.0);
   std::vector<bool> singular_prefix(1, false);
   std::vector<Frame> stack;
-  out[0] = 0.5 * std::log(sjj);
+  out[0] = fit_term(j, sjj);
   stack.push_back({0u, 0});
   std::vector<int> depth_of_frame(1, 0);
   std::vector<double> row;
@@ -170,7 +199,7 @@ std::vector<double> LocalScore::all_subset_scores(int j, const std::vector<int>&
     } else {
       rv = std::max(sjj - (wsq_prefix[depth] + wn * wn), kVarianceFloor * sjj);
     }
-    out[mask] = admissible(j, size, rv) ? 0.5 * std::log(rv) + lambda_ * size
+    out[mask] = admissible(j, size, rv) ? fit_term(j, rv) + lambda_ * size
                                         : std::numeric_limits<double>::infinity();
     // push the child frame with the extended factor
     members.push_back(c);

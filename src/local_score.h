@@ -26,6 +26,7 @@
 #define CALM_LOCAL_SCORE_H
 
 #include "calm_eigen.h"
+#include <cmath>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -40,6 +41,9 @@ constexpr double kScoreTol = 1e-10;
 
 // The covariance as LocalScore reads it: in place, never copied.
 using CovMap = Eigen::Map<const Eigen::MatrixXd>;
+// A node's covariance (the observational one or an interventional one),
+// a view, never a copy.
+using CovRef = Eigen::Ref<const Eigen::MatrixXd>;
 
 class LocalScore {
  public:
@@ -56,13 +60,34 @@ class LocalScore {
   int dim() const { return static_cast<int>(S_.rows()); }
   double lambda() const { return lambda_; }
   const CovMap& cov() const { return S_; }
+  // The smallest parent limit over the nodes (< 0: none).
   int max_parents() const { return max_parents_; }
+
+  // Interventional data (the GIES score of Hauser and Buehlmann 2012): node
+  // j is scored on the rows where it was not intervened on only. `covs`
+  // holds one covariance per distinct set of such rows (centred at their
+  // own mean, divisor their count), `group[j]` the one of node j,
+  // `weight[j]` its share of all rows (n_j / n) and `max_parents[j]` its
+  // limit (n_j - 2). Then s(j, P) = weight[j] / 2 log(rv_j(P)) + lambda |P|,
+  // so that n times the total is pcalg's GaussL0penIntScore up to sign and
+  // a constant. Without this call every node uses `cov` with weight 1.
+  void set_interventional(std::vector<Eigen::MatrixXd> covs, std::vector<int> group,
+                          std::vector<double> weight, std::vector<int> max_parents);
+  bool interventional() const { return !group_.empty(); }
+  // The covariance node j is scored on.
+  CovRef node_cov(int j) const { return group_.empty() ? CovRef(S_) : CovRef(covs_[group_[j]]); }
+  int node_max_parents(int j) const { return group_.empty() ? max_parents_ : node_max_[j]; }
+  // The fit term of node j at residual variance rv, and its inverse (the
+  // residual variance below which the fit term is below `fit`).
+  double fit_term(int j, double rv) const { return weight(j) * (0.5 * std::log(rv)); }
+  double rv_below(int j, double fit) const { return std::exp(2.0 * fit / weight(j)); }
 
   // Whether a parent set of j with `size` members and residual variance
   // `rv` is admissible (see the top of this file).
   bool admissible(int j, int size, double rv) const {
-    if (max_parents_ < 0) return true;
-    return size <= max_parents_ && rv >= kAdmissibleFloor * S_(j, j);
+    const int mp = node_max_parents(j);
+    if (mp < 0) return true;
+    return size <= mp && rv >= kAdmissibleFloor * node_cov(j)(j, j);
   }
 
   // Residual variance of j on `parents` (any order, no duplicates, j not in
@@ -96,9 +121,13 @@ class LocalScore {
   struct KeyHash {
     std::size_t operator()(const std::vector<int>& v) const;
   };
+  double weight(int j) const { return group_.empty() ? 1.0 : weight_[j]; }
   CovMap S_;
   double lambda_;
   int max_parents_;
+  std::vector<Eigen::MatrixXd> covs_;
+  std::vector<int> group_, node_max_;
+  std::vector<double> weight_;
   std::unordered_map<std::vector<int>, double, KeyHash> cache_;
   std::size_t cache_bytes_ = 0;
 };

@@ -29,14 +29,14 @@ const OptionField<calm::BossOptions> kBossFields[] = {
 // `forbidden`, `precedes`: background knowledge (0/1 matrices, see
 // calm::Knowledge) or NULL.
 // [[Rcpp::export(rng = false)]]
-Rcpp::List cpp_boss(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> allowed,
+Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed,
                     double lambda, Rcpp::IntegerMatrix starts, Rcpp::List options,
                     Rcpp::IntegerMatrix kicks,
                     Rcpp::Nullable<Rcpp::NumericMatrix> required = R_NilValue,
                     Rcpp::Nullable<Rcpp::NumericMatrix> forbidden = R_NilValue,
                     Rcpp::Nullable<Rcpp::NumericMatrix> precedes = R_NilValue,
                     int max_parents = -1) {
-  calm::LocalScore score(cov, lambda, max_parents);
+  calm::LocalScore score = calm_glue::local_score(cov, lambda, max_parents);
   const int d = score.dim();
   if (starts.nrow() != d) throw std::invalid_argument("start orders have the wrong length");
   std::vector<std::vector<int>> st(starts.ncol(), std::vector<int>(d));

@@ -11,12 +11,12 @@
 // The optimal DAG inside the mask `allowed`: list(amat (0/1, i -> j),
 // score (the optimum), order (1-based topological order)).
 // [[Rcpp::export(rng = false)]]
-Rcpp::List cpp_exact_search(const Eigen::Map<Eigen::MatrixXd> cov,
+Rcpp::List cpp_exact_search(const Rcpp::NumericMatrix cov,
                             const Eigen::Map<Eigen::MatrixXd> allowed, double lambda,
                             double max_bytes,
                             Rcpp::Nullable<Rcpp::NumericMatrix> required = R_NilValue,
                             int max_parents = -1) {
-  calm::LocalScore score(cov, lambda, max_parents);
+  calm::LocalScore score = calm_glue::local_score(cov, lambda, max_parents);
   const calm::IntMatrix mask = calm_glue::nonzero(allowed);
   // with background knowledge (required edges), `allowed` may be asymmetric
   calm::IntMatrix req;

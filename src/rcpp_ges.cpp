@@ -34,10 +34,10 @@ const OptionField<calm::GesOptions> kGesFields[] = {
 // improving or not), with the CPDAG it leads to. NULL when no operator of
 // that type exists.
 // [[Rcpp::export(rng = false)]]
-SEXP cpp_ges_best_move(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag,
+SEXP cpp_ges_best_move(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> cpdag,
                        std::string type, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed,
                        int max_parents = -1) {
-  calm::LocalScore score(cov, lambda, max_parents);
+  calm::LocalScore score = calm_glue::local_score(cov, lambda, max_parents);
   calm::GesMoveType t = type == "insert" ? calm::GesMoveType::Insert
                         : type == "delete" ? calm::GesMoveType::Delete
                                            : calm::GesMoveType::Turn;
@@ -58,12 +58,12 @@ SEXP cpp_ges_best_move(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<E
 // classes are made. Returns the final CPDAG, a member DAG (obeying the
 // knowledge), the scores and the moves.
 // [[Rcpp::export(rng = false)]]
-Rcpp::List cpp_ges_refine(const Eigen::Map<Eigen::MatrixXd> cov, const Eigen::Map<Eigen::MatrixXd> cpdag,
+Rcpp::List cpp_ges_refine(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> cpdag,
                           double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, Rcpp::List options,
                           Rcpp::Nullable<Rcpp::NumericMatrix> required = R_NilValue,
                           Rcpp::Nullable<Rcpp::NumericMatrix> forbidden = R_NilValue,
                           int max_parents = -1) {
-  calm::LocalScore score(cov, lambda, max_parents);
+  calm::LocalScore score = calm_glue::local_score(cov, lambda, max_parents);
   calm::GesOptions opt = calm_glue::read_options(options, kGesFields, "cpp_ges_refine");
   const calm::Knowledge kn = calm_glue::knowledge(required, forbidden, score.dim());
   if (!kn.empty()) opt.knowledge = &kn;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "graph_core.h"
+#include "local_score.h"
 
 namespace calm_glue {
 
@@ -24,6 +25,30 @@ inline calm::IntMatrix nonzero(const Rcpp::NumericMatrix& m) {
   for (int j = 0; j < m.ncol(); ++j)
     for (int i = 0; i < m.nrow(); ++i) out(i, j) = m(i, j) != 0;
   return out;
+}
+
+// The local score of a covariance from R. A covariance that carries the
+// attribute "calm_interventional" (made by R's interventional_moments(),
+// R/interventional-score.R) gives the interventional score: a list of
+// `covs` (d x d matrices), `group` (0-based index into covs per node),
+// `weight` (n_j / n per node) and `max_parents` (per node).
+inline calm::LocalScore local_score(const Rcpp::NumericMatrix& cov, double lambda,
+                                    int max_parents = -1) {
+  const Eigen::Map<const Eigen::MatrixXd> s(cov.begin(), cov.nrow(), cov.ncol());
+  calm::LocalScore score(s, lambda, max_parents);
+  const SEXP iv = cov.attr("calm_interventional");
+  if (Rf_isNull(iv)) return score;
+  const Rcpp::List li(iv);
+  const Rcpp::List covs = li["covs"];
+  std::vector<Eigen::MatrixXd> mats;
+  for (R_xlen_t g = 0; g < covs.size(); ++g) {
+    const Rcpp::NumericMatrix m = covs[g];
+    mats.emplace_back(Eigen::Map<const Eigen::MatrixXd>(m.begin(), m.nrow(), m.ncol()));
+  }
+  score.set_interventional(std::move(mats), Rcpp::as<std::vector<int>>(li["group"]),
+                           Rcpp::as<std::vector<double>>(li["weight"]),
+                           Rcpp::as<std::vector<int>>(li["max_parents"]));
+  return score;
 }
 
 // 0-based node indices to R's 1-based ones, and back.

@@ -10,10 +10,10 @@
 
 // Score of each node of a DAG and their sum.
 // [[Rcpp::export(rng = false)]]
-Rcpp::List cpp_dag_local_scores(const Eigen::Map<Eigen::MatrixXd> cov,
+Rcpp::List cpp_dag_local_scores(const Rcpp::NumericMatrix cov,
                                 const Eigen::Map<Eigen::MatrixXd> adj, double lambda,
                                 int max_parents = -1) {
-  calm::LocalScore score(cov, lambda, max_parents);
+  calm::LocalScore score = calm_glue::local_score(cov, lambda, max_parents);
   const int d = score.dim();
   Rcpp::NumericVector per_node(d);
   double total = 0;
@@ -29,10 +29,10 @@ Rcpp::List cpp_dag_local_scores(const Eigen::Map<Eigen::MatrixXd> cov,
 
 // s(j, T) for every subset T of `candidates` (1-based), by bit mask.
 // [[Rcpp::export(rng = false)]]
-Rcpp::NumericVector cpp_all_subset_scores(const Eigen::Map<Eigen::MatrixXd> cov, int j,
+Rcpp::NumericVector cpp_all_subset_scores(const Rcpp::NumericMatrix cov, int j,
                                           Rcpp::IntegerVector candidates, double lambda,
                                           int max_parents = -1) {
-  calm::LocalScore score(cov, lambda, max_parents);
+  calm::LocalScore score = calm_glue::local_score(cov, lambda, max_parents);
   std::vector<double> out = score.all_subset_scores(j - 1, calm_glue::zero_based(candidates));
   return Rcpp::NumericVector(out.begin(), out.end());
 }

@@ -29,12 +29,12 @@ const OptionField<OrderLocalSearchOptions> kOrderFields[] = {
 // One start of the order search from `order` (1-based). `options`: named
 // list, see kOrderFields (as cpp_boss()'s, without bes and kicks).
 // [[Rcpp::export(rng = false)]]
-Rcpp::List cpp_order_local_search(const Eigen::Map<Eigen::MatrixXd> cov,
+Rcpp::List cpp_order_local_search(const Rcpp::NumericMatrix cov,
                                   const Eigen::Map<Eigen::MatrixXd> allowed, double lambda,
                                   Rcpp::IntegerVector order, Rcpp::List options) {
   const OrderLocalSearchOptions opt =
       calm_glue::read_options(options, kOrderFields, "cpp_order_local_search");
-  calm::LocalScore score(cov, lambda);
+  calm::LocalScore score = calm_glue::local_score(cov, lambda);
   const std::vector<int> ord = calm_glue::zero_based(order);
   const calm::IntMatrix mask = calm_glue::nonzero(allowed);
   calm::OrderSearchResult r =
