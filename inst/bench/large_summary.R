@@ -13,7 +13,8 @@ large_msd <- function(v, digits = 1) {
 # memory, and those of each peer that ran, with calm minus the peer's SHD
 # paired over the same data sets.
 large_table <- function(large, peers = c("ges4", "ges2", "ges4d", "ges2d")) {
-  cells <- unique(large[c("d", "n", "kind")])
+  # the cells where calm's default ran (ablation runs have other methods)
+  cells <- unique(large[large$method == "default", c("d", "n", "kind")])
   cells <- cells[order(cells$d, -cells$n, cells$kind), ]
   rows <- lapply(seq_len(nrow(cells)), function(i) {
     b <- merge(cells[i, ], large, by = c("d", "n", "kind"))

@@ -61,3 +61,23 @@ test_that("the estimate grows with d, the data and the free entries", {
                                refine = "none", verbose = FALSE))
   expect_s3_class(fit, "calm_fit")
 })
+
+test_that("the guard lets 10,000 variables start with 13 GB and stops 50,000", {
+  ctrl <- calm_control()
+  guard <- function(d, bytes) {
+    old <- options(calm.max_bytes = bytes)
+    on.exit(options(old))
+    # as calm() calls it before the covariance exists: d, the rows, no mask
+    calm:::check_fit_memory(d, 3000, moral = NULL, refine = "ges", ctrl = ctrl,
+                            kernel = !calm:::continuous_skip(ctrl, "ges", 3000, d),
+                            call = environment())
+  }
+  expect_lt(guard(1e4, 13e9), 13e9)
+  err <- expect_error(guard(1e4, 8e9), class = "calm_error_memory")
+  expect_match(conditionMessage(err), "10000 variables")
+  err <- expect_error(guard(5e4, 24e9), class = "calm_error_memory")
+  expect_match(conditionMessage(err), "needs about [0-9.]+ GB")
+  # with the kernel of a continuous phase (at most 1000 variables) more is needed
+  expect_gt(calm:::fit_memory_need(1000, 3000, kernel = TRUE),
+            calm:::fit_memory_need(1000, 3000, kernel = FALSE))
+})
