@@ -87,12 +87,7 @@ new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "ca
 # The covariance a fit keeps, named as its nodes (named already, it is
 # the learner's own matrix, shared rather than copied).
 fit_sigma <- function(sigma, nm) {
-  if (is.null(sigma)) return(NULL)
-  if (!identical(colnames(sigma), nm) || !identical(rownames(sigma), nm)) {
-    sigma <- as.matrix(sigma)
-    dimnames(sigma) <- list(nm, nm)
-  }
-  sigma
+  if (is.null(sigma)) NULL else set_node_names(as.matrix(sigma), nm)
 }
 
 # Least-squares coefficients from a covariance: S[pa, pa]^{-1} S[pa, j]. A
