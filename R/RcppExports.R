@@ -17,10 +17,6 @@ cpp_notears_linear <- function(S, lambda1, max_iter, h_tol, rho_max, edge_thresh
     .Call(`_calm_cpp_notears_linear`, S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, solver, report)
 }
 
-cpp_boss <- function(cov, allowed, lambda, starts, options, kicks, required = NULL, forbidden = NULL, precedes = NULL, max_parents = -1L) {
-    .Call(`_calm_cpp_boss`, cov, allowed, lambda, starts, options, kicks, required, forbidden, precedes, max_parents)
-}
-
 cpp_calm_fit <- function(sigma, mask, control, gate, score, constraint, seed, progress, record_checks = FALSE) {
     .Call(`_calm_cpp_calm_fit`, sigma, mask, control, gate, score, constraint, seed, progress, record_checks)
 }
@@ -47,22 +43,6 @@ cpp_calm_simd_available <- function() {
 
 cpp_calm_step_time <- function(sigma, mask, control, gate, score, seed, steps) {
     .Call(`_calm_cpp_calm_step_time`, sigma, mask, control, gate, score, seed, steps)
-}
-
-cpp_exact_search <- function(cov, allowed, lambda, max_bytes, required = NULL, max_parents = -1L) {
-    .Call(`_calm_cpp_exact_search`, cov, allowed, lambda, max_bytes, required, max_parents)
-}
-
-cpp_exact_search_bytes <- function(allowed) {
-    .Call(`_calm_cpp_exact_search_bytes`, allowed)
-}
-
-cpp_ges_best_move <- function(cov, cpdag, type, lambda, allowed, max_parents = -1L) {
-    .Call(`_calm_cpp_ges_best_move`, cov, cpdag, type, lambda, allowed, max_parents)
-}
-
-cpp_ges_refine <- function(cov, cpdag, lambda, allowed, options, required = NULL, forbidden = NULL, max_parents = -1L) {
-    .Call(`_calm_cpp_ges_refine`, cov, cpdag, lambda, allowed, options, required, forbidden, max_parents)
 }
 
 cpp_topological_order <- function(adj) {
@@ -113,6 +93,30 @@ cpp_knowledge_extension <- function(cpdag, required, forbidden) {
     .Call(`_calm_cpp_knowledge_extension`, cpdag, required, forbidden)
 }
 
+cpp_boss <- function(cov, allowed, lambda, starts, options, kicks, required = NULL, forbidden = NULL, precedes = NULL, max_parents = -1L) {
+    .Call(`_calm_cpp_boss`, cov, allowed, lambda, starts, options, kicks, required, forbidden, precedes, max_parents)
+}
+
+cpp_exact_search <- function(cov, allowed, lambda, max_bytes, required = NULL, max_parents = -1L) {
+    .Call(`_calm_cpp_exact_search`, cov, allowed, lambda, max_bytes, required, max_parents)
+}
+
+cpp_exact_search_bytes <- function(allowed) {
+    .Call(`_calm_cpp_exact_search_bytes`, allowed)
+}
+
+cpp_ges_best_move <- function(cov, cpdag, type, lambda, allowed, max_parents = -1L) {
+    .Call(`_calm_cpp_ges_best_move`, cov, cpdag, type, lambda, allowed, max_parents)
+}
+
+cpp_ges_refine <- function(cov, cpdag, lambda, allowed, options, required = NULL, forbidden = NULL, max_parents = -1L) {
+    .Call(`_calm_cpp_ges_refine`, cov, cpdag, lambda, allowed, options, required, forbidden, max_parents)
+}
+
+cpp_order_local_search <- function(cov, allowed, lambda, order, options) {
+    .Call(`_calm_cpp_order_local_search`, cov, allowed, lambda, order, options)
+}
+
 cpp_dag_local_scores <- function(cov, adj, lambda, max_parents = -1L) {
     .Call(`_calm_cpp_dag_local_scores`, cov, adj, lambda, max_parents)
 }
@@ -123,9 +127,5 @@ cpp_all_subset_scores <- function(cov, j, candidates, lambda, max_parents = -1L)
 
 cpp_heldout_loglik <- function(dag, s, mu, test, floor) {
     .Call(`_calm_cpp_heldout_loglik`, dag, s, mu, test, floor)
-}
-
-cpp_order_local_search <- function(cov, allowed, lambda, order, options) {
-    .Call(`_calm_cpp_order_local_search`, cov, allowed, lambda, order, options)
 }
 

@@ -1,6 +1,6 @@
 # calm(), stage by stage: prepare (R/calm-prepare.R, R/calm-memory.R,
 # R/moral-resolve.R), optimize (R/calm-restarts.R, R/calm-components.R),
-# choose the penalty (R/penalty.R), refine (R/calm-refine.R, R/refine.R)
+# choose the penalty (R/search-penalty.R), refine (R/search-calm.R, R/search-refine.R)
 # and wrap the best restart as a calm_fit (here).
 
 #' Learn a DAG with CALM

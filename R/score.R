@@ -1,5 +1,5 @@
 # The decomposable l0-penalised Gaussian score shared by the discrete searches
-# (refinement, exact search) and reported by fits: C++ in src/local_score.cpp.
+# (refinement, exact search) and reported by fits: C++ in src/search_score.cpp.
 
 #' Score a DAG with calm's decomposable l0-penalised Gaussian score
 #'
@@ -148,7 +148,7 @@ ebic_lambda <- function(n, d, gamma = 0.75, discount = 1) {
 }
 
 # The largest parent set the score admits for a covariance of n
-# observations (src/local_score.h): n - 2, or -1 (no limit, and no floor on
+# observations (src/search_score.h): n - 2, or -1 (no limit, and no floor on
 # the residual variance) for a population covariance.
 max_parents_for <- function(n) {
   if (!is.finite(n)) return(-1L)

@@ -80,25 +80,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_boss
-Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, Rcpp::List options, Rcpp::IntegerMatrix kicks, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, Rcpp::Nullable<Rcpp::NumericMatrix> precedes, int max_parents);
-RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP optionsSEXP, SEXP kicksSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP precedesSEXP, SEXP max_parentsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
-    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type starts(startsSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type options(optionsSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type kicks(kicksSEXP);
-    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type required(requiredSEXP);
-    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type forbidden(forbiddenSEXP);
-    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type precedes(precedesSEXP);
-    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, options, kicks, required, forbidden, precedes, max_parents));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cpp_calm_fit
 Rcpp::List cpp_calm_fit(const Eigen::Map<Eigen::MatrixXd> sigma, const Eigen::Map<Eigen::MatrixXd> mask, const Rcpp::List control, const std::string gate, const std::string score, const std::string constraint, const double seed, const Rcpp::Nullable<Rcpp::Function> progress, const bool record_checks);
 RcppExport SEXP _calm_cpp_calm_fit(SEXP sigmaSEXP, SEXP maskSEXP, SEXP controlSEXP, SEXP gateSEXP, SEXP scoreSEXP, SEXP constraintSEXP, SEXP seedSEXP, SEXP progressSEXP, SEXP record_checksSEXP) {
@@ -202,63 +183,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const double >::type seed(seedSEXP);
     Rcpp::traits::input_parameter< const int >::type steps(stepsSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_calm_step_time(sigma, mask, control, gate, score, seed, steps));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_exact_search
-Rcpp::List cpp_exact_search(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, double max_bytes, Rcpp::Nullable<Rcpp::NumericMatrix> required, int max_parents);
-RcppExport SEXP _calm_cpp_exact_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP max_bytesSEXP, SEXP requiredSEXP, SEXP max_parentsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
-    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
-    Rcpp::traits::input_parameter< double >::type max_bytes(max_bytesSEXP);
-    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type required(requiredSEXP);
-    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_exact_search(cov, allowed, lambda, max_bytes, required, max_parents));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_exact_search_bytes
-double cpp_exact_search_bytes(const Eigen::Map<Eigen::MatrixXd> allowed);
-RcppExport SEXP _calm_cpp_exact_search_bytes(SEXP allowedSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_exact_search_bytes(allowed));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_ges_best_move
-SEXP cpp_ges_best_move(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> cpdag, std::string type, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, int max_parents);
-RcppExport SEXP _calm_cpp_ges_best_move(SEXP covSEXP, SEXP cpdagSEXP, SEXP typeSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP max_parentsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
-    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
-    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
-    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ges_best_move(cov, cpdag, type, lambda, allowed, max_parents));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_ges_refine
-Rcpp::List cpp_ges_refine(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, Rcpp::List options, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, int max_parents);
-RcppExport SEXP _calm_cpp_ges_refine(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP optionsSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP max_parentsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
-    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type options(optionsSEXP);
-    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type required(requiredSEXP);
-    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type forbidden(forbiddenSEXP);
-    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine(cov, cpdag, lambda, allowed, options, required, forbidden, max_parents));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -397,6 +321,96 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_boss
+Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, Rcpp::List options, Rcpp::IntegerMatrix kicks, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, Rcpp::Nullable<Rcpp::NumericMatrix> precedes, int max_parents);
+RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP optionsSEXP, SEXP kicksSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP precedesSEXP, SEXP max_parentsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type starts(startsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type options(optionsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type kicks(kicksSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type required(requiredSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type forbidden(forbiddenSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type precedes(precedesSEXP);
+    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, options, kicks, required, forbidden, precedes, max_parents));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_exact_search
+Rcpp::List cpp_exact_search(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, double max_bytes, Rcpp::Nullable<Rcpp::NumericMatrix> required, int max_parents);
+RcppExport SEXP _calm_cpp_exact_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP max_bytesSEXP, SEXP requiredSEXP, SEXP max_parentsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< double >::type max_bytes(max_bytesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type required(requiredSEXP);
+    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_exact_search(cov, allowed, lambda, max_bytes, required, max_parents));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_exact_search_bytes
+double cpp_exact_search_bytes(const Eigen::Map<Eigen::MatrixXd> allowed);
+RcppExport SEXP _calm_cpp_exact_search_bytes(SEXP allowedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_exact_search_bytes(allowed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ges_best_move
+SEXP cpp_ges_best_move(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> cpdag, std::string type, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, int max_parents);
+RcppExport SEXP _calm_cpp_ges_best_move(SEXP covSEXP, SEXP cpdagSEXP, SEXP typeSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP max_parentsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
+    Rcpp::traits::input_parameter< std::string >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ges_best_move(cov, cpdag, type, lambda, allowed, max_parents));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ges_refine
+Rcpp::List cpp_ges_refine(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, Rcpp::List options, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, int max_parents);
+RcppExport SEXP _calm_cpp_ges_refine(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP optionsSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP max_parentsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type cpdag(cpdagSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type options(optionsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type required(requiredSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type forbidden(forbiddenSEXP);
+    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine(cov, cpdag, lambda, allowed, options, required, forbidden, max_parents));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_order_local_search
+Rcpp::List cpp_order_local_search(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerVector order, Rcpp::List options);
+RcppExport SEXP _calm_cpp_order_local_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP orderSEXP, SEXP optionsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type options(optionsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_order_local_search(cov, allowed, lambda, order, options));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_dag_local_scores
 Rcpp::List cpp_dag_local_scores(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> adj, double lambda, int max_parents);
 RcppExport SEXP _calm_cpp_dag_local_scores(SEXP covSEXP, SEXP adjSEXP, SEXP lambdaSEXP, SEXP max_parentsSEXP) {
@@ -438,27 +452,12 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_order_local_search
-Rcpp::List cpp_order_local_search(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerVector order, Rcpp::List options);
-RcppExport SEXP _calm_cpp_order_local_search(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP orderSEXP, SEXP optionsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
-    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type options(optionsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_order_local_search(cov, allowed, lambda, order, options));
-    return rcpp_result_gen;
-END_RCPP
-}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_golem_nv_objective", (DL_FUNC) &_calm_cpp_golem_nv_objective, 5},
     {"_calm_cpp_golem_nv", (DL_FUNC) &_calm_cpp_golem_nv, 10},
     {"_calm_cpp_notears_objective", (DL_FUNC) &_calm_cpp_notears_objective, 5},
     {"_calm_cpp_notears_linear", (DL_FUNC) &_calm_cpp_notears_linear, 12},
-    {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 10},
     {"_calm_cpp_calm_fit", (DL_FUNC) &_calm_cpp_calm_fit, 9},
     {"_calm_cpp_calm_objective", (DL_FUNC) &_calm_cpp_calm_objective, 10},
     {"_calm_cpp_calm_options", (DL_FUNC) &_calm_cpp_calm_options, 5},
@@ -466,10 +465,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_calm_score", (DL_FUNC) &_calm_cpp_calm_score, 3},
     {"_calm_cpp_calm_simd_available", (DL_FUNC) &_calm_cpp_calm_simd_available, 0},
     {"_calm_cpp_calm_step_time", (DL_FUNC) &_calm_cpp_calm_step_time, 7},
-    {"_calm_cpp_exact_search", (DL_FUNC) &_calm_cpp_exact_search, 6},
-    {"_calm_cpp_exact_search_bytes", (DL_FUNC) &_calm_cpp_exact_search_bytes, 1},
-    {"_calm_cpp_ges_best_move", (DL_FUNC) &_calm_cpp_ges_best_move, 6},
-    {"_calm_cpp_ges_refine", (DL_FUNC) &_calm_cpp_ges_refine, 8},
     {"_calm_cpp_topological_order", (DL_FUNC) &_calm_cpp_topological_order, 1},
     {"_calm_cpp_is_dag", (DL_FUNC) &_calm_cpp_is_dag, 1},
     {"_calm_cpp_dag_to_cpdag", (DL_FUNC) &_calm_cpp_dag_to_cpdag, 1},
@@ -482,10 +477,15 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_enumerate_orders", (DL_FUNC) &_calm_cpp_enumerate_orders, 3},
     {"_calm_cpp_regression_dag", (DL_FUNC) &_calm_cpp_regression_dag, 2},
     {"_calm_cpp_knowledge_extension", (DL_FUNC) &_calm_cpp_knowledge_extension, 3},
+    {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 10},
+    {"_calm_cpp_exact_search", (DL_FUNC) &_calm_cpp_exact_search, 6},
+    {"_calm_cpp_exact_search_bytes", (DL_FUNC) &_calm_cpp_exact_search_bytes, 1},
+    {"_calm_cpp_ges_best_move", (DL_FUNC) &_calm_cpp_ges_best_move, 6},
+    {"_calm_cpp_ges_refine", (DL_FUNC) &_calm_cpp_ges_refine, 8},
+    {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 5},
     {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 4},
     {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 5},
     {"_calm_cpp_heldout_loglik", (DL_FUNC) &_calm_cpp_heldout_loglik, 5},
-    {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 5},
     {NULL, NULL, 0}
 };
 

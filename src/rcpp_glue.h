@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "graph_core.h"
-#include "local_score.h"
+#include "search_score.h"
 
 namespace calm_glue {
 

@@ -5,7 +5,7 @@
 // turned into matrices in R (R/knowledge.R); C++ exceptions become R errors
 // through Rcpp. CALM itself reads required edges from its mask (value 2,
 // see fit_calm()).
-#include "ges_refine.h"
+#include "search_ges.h"
 #include "rcpp_glue.h"
 
 // [[Rcpp::depends(RcppEigen)]]

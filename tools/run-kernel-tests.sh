@@ -18,7 +18,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 kernel="${1:-Haswell}"
-files="${CALM_KERNEL_FILES:-test-baselines.R test-score-gradients.R test-loglik.R test-inconsistency.R test-boss.R test-exact.R test-calm-seeded.R test-metrics.R}"
+files="${CALM_KERNEL_FILES:-test-baselines.R test-score-gradients.R test-loglik.R test-inconsistency.R test-search-boss.R test-search-exact.R test-calm-seeded.R test-metrics.R}"
 if [ "${2:-}" = "all" ]; then files=$(cd tests/testthat && ls test-*.R | tr '\n' ' '); fi
 preload=""
 if [ "$kernel" = "reference" ]; then

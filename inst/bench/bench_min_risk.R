@@ -1,5 +1,5 @@
 # The refinement's last step, the minimum-risk choice among local optima
-# (refine_control(risk_starts, risk_temperature), R/risk.R), measured on the
+# (refine_control(risk_starts, risk_temperature), R/search-risk.R), measured on the
 # realistic benchmark's kinds of data (realistic_data.R) with tuning seeds,
 # not those of bench_realistic.R. Every method sees the same data set
 # (paired): calm's default (the step at temperature 4), the step at

@@ -44,7 +44,7 @@ make_fixtures <- function() local(envir = fx, {
   # calm() with a short schedule and a fixed seed, so that its documented
   # warnings (schedule cut short, cycle repaired) are the same every run; the
   # continuous phase in full (it is what these inputs stress; with more rows
-  # than variables the default cuts it to one step, tested in test-refine.R).
+  # than variables the default cuts it to one step, tested in test-search-refine.R).
   q <- function(..., iter_per_round = 300, max_rounds = 2) {
     withr::with_seed(9, calm(..., iter_per_round = iter_per_round, max_rounds = max_rounds,
                              continuous = "always", verbose = FALSE))

@@ -1,6 +1,6 @@
 # One fit over the future plan: the penalty selection's folds and the BOSS
-# starts of the refinement and of its minimum-risk step (R/penalty.R,
-# R/boss.R, R/refine.R, R/risk.R).
+# starts of the refinement and of its minimum-risk step (R/search-penalty.R,
+# R/search-boss.R, R/search-refine.R, R/search-risk.R).
 
 test_that("best_start_of() picks the start one call over all starts picks", {
   expect_identical(calm:::best_start_of(c(3, 1, 2)), 2L)

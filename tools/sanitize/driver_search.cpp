@@ -7,12 +7,12 @@
 #include <cmath>
 #include <random>
 
-#include "boss.h"
-#include "exact_search.h"
-#include "ges_refine.h"
+#include "search_boss.h"
+#include "search_exact.h"
+#include "search_ges.h"
 #include "graph_core.h"
-#include "local_score.h"
-#include "order_search.h"
+#include "search_score.h"
+#include "search_order.h"
 #include "sanitize_check.h"
 
 using calm::IntMatrix;

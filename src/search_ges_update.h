@@ -10,9 +10,9 @@
 
 #include <vector>
 
-#include "ges_refine.h"
+#include "search_ges.h"
 #include "graph_core.h"
-#include "local_score.h"
+#include "search_score.h"
 
 namespace calm {
 

@@ -370,7 +370,7 @@ refine_penalty_record <- function(ctrl, n, d, x, mask, call) {
 # small a discount (1000 variables, n = 2000: 2.5 against 4 over all pairs,
 # and the fit's SHD 129 against 0), while a selection over all pairs there
 # had not finished after 11 minutes. calm() then fits at the extended BIC
-# first and chooses the discount in that fit's order (R/penalty-in-order.R).
+# first and chooses the discount in that fit's order (R/search-penalty-in-order.R).
 selection_mask <- function(mask, mo, kn, ctrl) {
   d <- ncol(mask)
   if (mo[["source"]] == "iamb" && is.null(kn)) {

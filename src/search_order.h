@@ -4,14 +4,14 @@
 // position that most improves the total score, until no move helps. Best
 // parent sets are exact (a table over all subsets of a node's candidates)
 // for nodes with at most `exact_limit` candidates and found by grow-shrink
-// otherwise (with `grow_ratio`, see grow_shrink.h). Scores come from
-// local_score.h. With background knowledge a node's candidates leave out its
+// otherwise (with `grow_ratio`, see search_grow_shrink.h). Scores come from
+// search_score.h. With background knowledge a node's candidates leave out its
 // forbidden parents and take in its required ones, which every parent set
 // then holds; an order that puts a node before one of its required parents
 // scores +infinity, so the search never moves there. Pure C++.
 //
 // The package's words: an *order search* is this local search from one
-// start order, without pruning; *BOSS* (boss.h) is order searches from
+// start order, without pruning; *BOSS* (search_boss.h) is order searches from
 // several starts, each pruned by backward equivalence search, with kicks;
 // the *order enumeration* (permutations.h) visits all d! orders.
 #ifndef CALM_ORDER_SEARCH_H
@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "graph_core.h"
-#include "grow_shrink.h"
-#include "local_score.h"
+#include "search_grow_shrink.h"
+#include "search_score.h"
 
 namespace calm {
 
@@ -76,7 +76,7 @@ struct OrderSearchResult {
 // possible adjacencies. `run()` starts from `order` (a permutation of
 // 0..d-1) and makes at most `max_sweeps` passes over the nodes; a move must
 // improve the score by more than `tol`. `grow_ratio`: of the grow-shrink
-// trees (grow_shrink.h). `knowledge` (may be null): forbidden parents are
+// trees (search_grow_shrink.h). `knowledge` (may be null): forbidden parents are
 // never candidates, required ones always are and every parent set holds
 // them; `run()` first moves each node after its required parents and the
 // nodes of earlier tiers (keeping the given order otherwise), and moves

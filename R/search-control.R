@@ -1,4 +1,4 @@
-# refine_control(): the settings of calm()'s refinement (R/refine.R), one
+# refine_control(): the settings of calm()'s refinement (R/search-refine.R), one
 # validated object; calm_control() holds it as its field `refine`.
 
 #' Settings of calm()'s refinement

@@ -1,5 +1,5 @@
 # The refinement's last step: the minimum-risk choice among local optima
-# (R/risk.R).
+# (R/search-risk.R).
 
 test_that("pair_states() codes each pair of a CPDAG once", {
   cp <- matrix(0, 3, 3)

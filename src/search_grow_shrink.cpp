@@ -1,4 +1,4 @@
-#include "grow_shrink.h"
+#include "search_grow_shrink.h"
 
 #include <algorithm>
 #include <cmath>
@@ -70,7 +70,7 @@ std::vector<int> GrowShrinkTree::parent_set(int t) const {
   return pa;
 }
 
-// The partials of a parent set, kept in scratch_ (see grow_shrink.h). With
+// The partials of a parent set, kept in scratch_ (see search_grow_shrink.h). With
 // the Cholesky factor L of S[P, P] and w = L^{-1} S[P, j], adding c to P
 // lowers the residual variance of j by pc^2 / pv, where r = L^{-1} S[P, c],
 // pc = S_cj - r.w (partial covariance) and pv = S_cc - r.r (partial

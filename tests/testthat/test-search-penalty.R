@@ -1,4 +1,4 @@
-# The penalty chosen from the data (R/penalty.R): select_penalty(),
+# The penalty chosen from the data (R/search-penalty.R): select_penalty(),
 # calm_control(penalty_discount = "cv") and boss(penalty_discount = "cv").
 
 test_that("the selection picks a larger discount for strong sparse effects than for weak ones", {

@@ -1,12 +1,12 @@
-#include "boss.h"
+#include "search_boss.h"
 
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <stdexcept>
 
-#include "ges_refine.h"
-#include "order_search.h"
+#include "search_ges.h"
+#include "search_order.h"
 
 namespace calm {
 

@@ -3,7 +3,7 @@
 # within a few log-likelihood units of the best, and the best-scoring one
 # fits the noise of the sample in the orientation of weak edges. The step
 # weighs the local optima of BOSS from random orders (those of BOSS's random
-# starts in R/refine.R, and further ones up to refine_control(risk_starts)
+# starts in R/search-refine.R, and further ones up to refine_control(risk_starts)
 # in all) and the refined graph by exp(-D / temperature), D its score above
 # the best in log-likelihood units, and keeps the candidate with the
 # smallest weighted sum of structural Hamming distances (CPDAGs) to all

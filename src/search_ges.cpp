@@ -1,6 +1,6 @@
-#include "ges_refine.h"
+#include "search_ges.h"
 
-#include "ges_update.h"
+#include "search_ges_update.h"
 
 #include <algorithm>
 #include <cmath>
@@ -686,7 +686,7 @@ GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix&
   if (opt.turning) phases.push_back(GesMoveType::Turn);
   if (opt.forward) phases.push_back(GesMoveType::Insert);
   InsertCache inserts(static_cast<int>(g.rows()), opt.tol);
-  // each move's new class is computed on its component only (ges_update.h)
+  // each move's new class is computed on its component only (search_ges_update.h)
   CpdagUpdate update(g);
   const bool with_knowledge = opt.knowledge != nullptr && !opt.knowledge->empty();
   DeleteCache deletes(static_cast<int>(g.rows()), opt.tol);

@@ -1,5 +1,5 @@
-# boss(): best order score search (C++ in src/boss.cpp, src/order_search.cpp
-# and src/grow_shrink.cpp), with its starts spread through future.
+# boss(): best order score search (C++ in src/search_boss.cpp, src/search_order.cpp
+# and src/search_grow_shrink.cpp), with its starts spread through future.
 
 #' Best order score search (BOSS)
 #'
@@ -292,7 +292,7 @@ start_groups <- function(k) {
 }
 
 # The start a single boss_search() call over the starts with final scores
-# `scores` chooses (src/boss.cpp): a later start replaces the best so far
+# `scores` chooses (src/search_boss.cpp): a later start replaces the best so far
 # only when it scores better by more than score_tol.
 best_start_of <- function(scores) {
   best <- 1L
@@ -300,7 +300,7 @@ best_start_of <- function(scores) {
   best
 }
 
-# Kicks of BOSS (src/boss.h), drawn with R's random number
+# Kicks of BOSS (src/search_boss.h), drawn with R's random number
 # generator: one kick per column, the `size` positions to take nodes from
 # and then the `size` positions to put them back at (1-based).
 draw_kicks <- function(d, kicks, size) {
@@ -310,7 +310,7 @@ draw_kicks <- function(d, kicks, size) {
 
 no_kicks <- function() matrix(0L, 0, 0)
 
-# One call of the C++ BOSS (src/rcpp_boss.cpp): the start orders (one per
+# One call of the C++ BOSS (src/rcpp_search_boss.cpp): the start orders (one per
 # column), its options by name, kicks (see draw_kicks()) and the resolved
 # background knowledge `kn` (NULL: none). `keep_graphs`: also return each
 # start's CPDAG (`start_cpdags`).

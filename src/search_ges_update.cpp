@@ -1,4 +1,4 @@
-#include "ges_update.h"
+#include "search_ges_update.h"
 
 #include <algorithm>
 #include <functional>

@@ -1,6 +1,6 @@
 // Greedy equivalence search moves on CPDAGs (Chickering 2002; turning as in
 // Hauser and Buehlmann 2012), scored with the decomposable l0 score of
-// local_score.h. calm uses them to refine CALM's CPDAG: backward (Delete)
+// search_score.h. calm uses them to refine CALM's CPDAG: backward (Delete)
 // and Turn moves by default, forward (Insert) moves on request. Pure C++.
 //
 // A CPDAG is an IntMatrix g: g(i, j) = 1, g(j, i) = 0 is i -> j; a mutual
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "graph_core.h"
-#include "local_score.h"
+#include "search_score.h"
 
 namespace calm {
 
@@ -59,7 +59,7 @@ struct GesOptions {
   bool forward = false;   // run Insert moves (last, in each pass)
   bool backward = true;   // Delete moves
   bool turning = true;    // Turn moves
-  // the cap of BES inside BOSS (boss.cpp); the refinement's comes from R,
+  // the cap of BES inside BOSS (search_boss.cpp); the refinement's comes from R,
   // calm_control(refine_max_moves), through cpp_ges_refine()
   int max_moves = 100000;
   double tol = kScoreTol;

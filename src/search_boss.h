@@ -1,13 +1,13 @@
 // BOSS: best order score search (Andrews, Ramsey, Sanchez-Romero, Camchong
 // and Kummerfeld 2023). From each start order, nodes are moved one at a time
-// to the position that most improves the total score (order_search.h, with
+// to the position that most improves the total score (search_order.h, with
 // grow-shrink trees or exact best-parent tables); the best DAG of the final
 // order is then pruned by backward equivalence search (BES, the Delete moves
-// of GES, ges_refine.h). The best-scoring result over the starts is kept.
+// of GES, search_ges.h). The best-scoring result over the starts is kept.
 // Optional kicks then perturb the best order found so far and search again
 // from there, keeping the result when it scores better (an iterated local
 // search). With background knowledge the order search chooses parents that
-// obey it (order_search.h), BES makes only moves whose class keeps a member
+// obey it (search_order.h), BES makes only moves whose class keeps a member
 // that obeys it, and the DAG returned is such a member. Pure C++; start
 // orders and kicks come from the caller, so the random numbers are R's.
 #ifndef CALM_BOSS_H
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "graph_core.h"
-#include "local_score.h"
+#include "search_score.h"
 
 namespace calm {
 
@@ -26,7 +26,7 @@ struct BossOptions {
   int max_sweeps = 0;   // passes over the nodes per start
   double tol = 0;       // a move must improve the score by more than this
   int exact_limit = 0;  // exact best-parent tables up to this many candidates
-  double grow_ratio = 1.0;  // of the grow-shrink trees (grow_shrink.h)
+  double grow_ratio = 1.0;  // of the grow-shrink trees (search_grow_shrink.h)
   bool bes = true;      // prune each start's DAG with backward equivalence search
   // grow ratios the kicks cycle through (kick k uses element k modulo the
   // size); empty: grow_ratio
@@ -37,7 +37,7 @@ struct BossOptions {
   // costs time but never changes a result
   double cache_budget = 0;
   // keep every start's graph in BossStart::cpdag (for choices among the
-  // local optima, R/risk.R); off, only the best graph is kept
+  // local optima, R/search-risk.R); off, only the best graph is kept
   bool keep_graphs = false;
 };
 

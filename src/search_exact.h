@@ -1,5 +1,5 @@
 // Exact structure search: the DAG that minimises calm's decomposable score
-// (src/local_score.h) globally, by dynamic programming over subsets of the
+// (src/search_score.h) globally, by dynamic programming over subsets of the
 // variables (Silander and Myllymaki, 2006), optionally restricted to a moral
 // graph. Pure C++, no R headers.
 //
@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "graph_core.h"
-#include "local_score.h"
+#include "search_score.h"
 
 namespace calm {
 

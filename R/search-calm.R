@@ -1,5 +1,5 @@
 # calm()'s refinement stage: each restart's graph refined by refine_dag()
-# (R/refine.R) with the chosen penalty.
+# (R/search-refine.R) with the chosen penalty.
 
 # The refinement of every restart's graph (refine_dag(), with the moral
 # graph `mo` and penalty `lambda`): each run's graph, raw weights and record
@@ -40,7 +40,7 @@ inform_refine <- function(record, d = NULL, ctrl = NULL) {
 # The penalty of the refinement and the refined runs: the penalty chosen by
 # refine_penalty_record() before the refinement, or, where that was only
 # provisional (resolve_penalty()), chosen in the order of the refined graph after a
-# first refinement at the extended BIC (R/penalty-in-order.R). When that
+# first refinement at the extended BIC (R/search-penalty-in-order.R). When that
 # choice differs, the runs are refined again at it from their refined
 # graphs (refine_again()). Returns the runs and the penalty record.
 refine_at_penalty <- function(p, runs, verbose, call, phase = no_phase) {

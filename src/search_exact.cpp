@@ -1,4 +1,4 @@
-#include "exact_search.h"
+#include "search_exact.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 # exact_search(): the global optimum of calm's score by dynamic programming
-# over subsets (C++ in src/exact_search.cpp).
+# over subsets (C++ in src/search_exact.cpp).
 
 #' Exact structure search: the DAG with the best score
 #'

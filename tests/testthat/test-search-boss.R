@@ -1,5 +1,5 @@
-# boss(): best order score search (R/boss.R, src/boss.cpp,
-# src/order_search.cpp, src/grow_shrink.cpp).
+# boss(): best order score search (R/search-boss.R, src/search_boss.cpp,
+# src/search_order.cpp, src/search_grow_shrink.cpp).
 
 
 to_in_edges <- function(A) lapply(seq_len(nrow(A)), function(j) which(A[, j] != 0))

@@ -1,4 +1,4 @@
-#include "order_search.h"
+#include "search_order.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,7 +1,7 @@
 # The refinement of calm(refine = "ges"), one pipeline with or without
 # background knowledge: greedy equivalence search moves (C++ in
-# src/ges_refine.cpp), BOSS (src/boss.cpp) and the exact search
-# (src/exact_search.cpp).
+# src/search_ges.cpp), BOSS (src/search_boss.cpp) and the exact search
+# (src/search_exact.cpp).
 
 # Tolerances and budgets shared by the searches: a move or a new graph must
 # improve the score by more than `score_tol` to count; BOSS makes
@@ -9,7 +9,7 @@
 # search runs only when its tables fit in `exact_search_budget` bytes.
 score_tol <- 1e-10
 # The relative residual variance below which a regression is exact, hence
-# not scored (LocalScore::kAdmissibleFloor in src/local_score.h).
+# not scored (LocalScore::kAdmissibleFloor in src/search_score.h).
 admissible_floor <- 1e-12
 order_search_max_sweeps <- 100L
 exact_search_budget <- 2 * 1024^3
@@ -18,7 +18,7 @@ exact_search_budget <- 2 * 1024^3
 # graphs they grew to several GB. Results do not depend on it.
 search_cache_budget <- 1024^3
 
-# The options list cpp_ges_refine() reads (src/rcpp_ges.cpp, kGesFields).
+# The options list cpp_ges_refine() reads (src/rcpp_search_ges.cpp, kGesFields).
 # `cached_inserts = FALSE` scores every insertion at every move (the same
 # moves, slower; tests compare the two).
 ges_options <- function(forward, max_moves, backward = TRUE, turning = TRUE,
@@ -41,7 +41,7 @@ ges_moves <- function(sigma, cpdag, lambda, allowed, options, kn = NULL, max_par
 # knowledge: from the required edges); BOSS from several orders; the exact
 # optimum for small d. Each stage keeps to the knowledge, and a stage's
 # graph replaces the current one only when it scores better. Last, the
-# minimum-risk choice among local optima (R/risk.R), which may return a
+# minimum-risk choice among local optima (R/search-risk.R), which may return a
 # graph that scores slightly worse.
 # `mask`: the moral graph (symmetric 0/1). `extend`: the moral graph was
 # estimated (IAMB), so the GES start and BOSS may look beyond
@@ -249,7 +249,7 @@ order_all_pairs_limit <- function(ctrl, n, d) {
 }
 
 # Whether the BOSS runs of the refinement (and of its last step, see
-# R/risk.R) look at every pair rather than only the moral graph: when it was
+# R/search-risk.R) look at every pair rather than only the moral graph: when it was
 # estimated and d is within order_all_pairs_limit().
 order_over_all_pairs <- function(ctx) {
   ctx$extend && ctx$d <= order_all_pairs_limit(ctx$ctrl, ctx$n, ctx$d)

@@ -1,7 +1,7 @@
-// Rcpp glue for the order search (src/order_search.h), for the tests: BOSS
-// (rcpp_boss.cpp) runs it through boss_search(). Arguments are checked in R;
+// Rcpp glue for the order search (src/search_order.h), for the tests: BOSS
+// (rcpp_search_boss.cpp) runs it through boss_search(). Arguments are checked in R;
 // exceptions become R errors through Rcpp.
-#include "order_search.h"
+#include "search_order.h"
 #include "rcpp_glue.h"
 #include "rcpp_interrupt.h"
 

@@ -1,6 +1,6 @@
-// Rcpp glue for BOSS (src/boss.h). Arguments are checked in R (R/boss.R);
+// Rcpp glue for BOSS (src/search_boss.h). Arguments are checked in R (R/search-boss.R);
 // exceptions become R errors through Rcpp.
-#include "boss.h"
+#include "search_boss.h"
 #include "rcpp_glue.h"
 #include "rcpp_interrupt.h"
 
@@ -8,7 +8,7 @@
 
 namespace {
 using calm_glue::OptionField;
-// the options boss_search() in R/boss.R builds
+// the options boss_search() in R/search-boss.R builds
 const OptionField<calm::BossOptions> kBossFields[] = {
     {"max_sweeps", [](calm::BossOptions& o, SEXP v) { o.max_sweeps = Rcpp::as<int>(v); }},
     {"tol", [](calm::BossOptions& o, SEXP v) { o.tol = Rcpp::as<double>(v); }},
@@ -25,7 +25,7 @@ const OptionField<calm::BossOptions> kBossFields[] = {
 // `starts`: an integer matrix with one start order (1-based) per column.
 // `options`: named list, see kBossFields. `kicks`: one kick per column, 2m
 // rows: the m positions to take nodes from, then the m positions to put them
-// back at (1-based, see boss.h); zero columns for none. `required`,
+// back at (1-based, see search_boss.h); zero columns for none. `required`,
 // `forbidden`, `precedes`: background knowledge (0/1 matrices, see
 // calm::Knowledge) or NULL.
 // [[Rcpp::export(rng = false)]]

@@ -1,8 +1,8 @@
-// Rcpp glue for the exact search (src/exact_search.h). Arguments are checked
-// in R (R/exact.R); exceptions become R errors through Rcpp.
+// Rcpp glue for the exact search (src/search_exact.h). Arguments are checked
+// in R (R/search-exact.R); exceptions become R errors through Rcpp.
 #include "calm_types.h"
 
-#include "exact_search.h"
+#include "search_exact.h"
 #include "rcpp_glue.h"
 #include "rcpp_interrupt.h"
 

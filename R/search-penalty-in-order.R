@@ -1,6 +1,6 @@
 # The penalty selection of calm() above refine_control(order_all_pairs)
 # variables with an estimated moral graph. There the selection of
-# R/penalty.R (BOSS over all pairs on every fold, at every discount) costs
+# R/search-penalty.R (BOSS over all pairs on every fold, at every discount) costs
 # several times the fit, and BOSS inside the moral graph found worse graphs
 # in the folds and chose too small a discount. Instead, a first fit at the
 # extended BIC gives an order of the variables; on every fold and at every

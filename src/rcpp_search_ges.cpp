@@ -1,6 +1,6 @@
-// Rcpp glue for the GES-style refinement (src/ges_refine.h). Arguments are
-// checked in R (R/refine.R); exceptions become R errors through Rcpp.
-#include "ges_refine.h"
+// Rcpp glue for the GES-style refinement (src/search_ges.h). Arguments are
+// checked in R (R/search-refine.R); exceptions become R errors through Rcpp.
+#include "search_ges.h"
 #include "rcpp_glue.h"
 #include "rcpp_interrupt.h"
 
@@ -19,7 +19,7 @@ const char* type_name(calm::GesMoveType t) {
   }
 }
 
-// the options ges_options() in R/refine.R builds
+// the options ges_options() in R/search-refine.R builds
 const OptionField<calm::GesOptions> kGesFields[] = {
     {"forward", [](calm::GesOptions& o, SEXP v) { o.forward = Rcpp::as<bool>(v); }},
     {"backward", [](calm::GesOptions& o, SEXP v) { o.backward = Rcpp::as<bool>(v); }},

@@ -1,5 +1,5 @@
-# Refinement by greedy equivalence search moves (R/refine.R, src/ges_refine.cpp)
-# and the local score it uses (R/score.R, src/local_score.cpp).
+# Refinement by greedy equivalence search moves (R/search-refine.R, src/search_ges.cpp)
+# and the local score it uses (R/score.R, src/search_score.cpp).
 
 to_in_edges <- function(A) lapply(seq_len(nrow(A)), function(j) which(A[, j] != 0))
 from_ess <- function(eg, p) {
@@ -474,7 +474,7 @@ test_that("above order_all_pairs variables, BOSS over all pairs from the masked 
 
 test_that("each GES move's CPDAG, computed on its component, is the whole graph's", {
   # ges_refine() redoes the extension and the labelling on the move's
-  # component only (src/ges_update.cpp); after every move the class must
+  # component only (src/search_ges_update.cpp); after every move the class must
   # be what the move makes of the whole graph (apply_move(), through
   # cpp_ges_best_move()), and the recorded change its score's
   set.seed(60)

@@ -1,4 +1,4 @@
-#include "local_score.h"
+#include "search_score.h"
 
 #include <algorithm>
 #include <cmath>

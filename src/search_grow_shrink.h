@@ -30,7 +30,7 @@
 
 #include <vector>
 
-#include "local_score.h"
+#include "search_score.h"
 
 namespace calm {
 

@@ -1,9 +1,9 @@
-// Rcpp glue for the local score (src/local_score.h). Arguments are checked in
+// Rcpp glue for the local score (src/search_score.h). Arguments are checked in
 // R (R/score.R); exceptions become R errors through Rcpp.
 #include "calm_types.h"
 
-#include "heldout.h"
-#include "local_score.h"
+#include "search_heldout.h"
+#include "search_score.h"
 #include "rcpp_glue.h"
 
 // [[Rcpp::depends(RcppEigen)]]
@@ -38,7 +38,7 @@ Rcpp::NumericVector cpp_all_subset_scores(const Rcpp::NumericMatrix cov, int j,
 }
 
 // The held-out log-likelihood of `dag` fitted on covariance `s` with means
-// `mu`, summed over the rows of `test` (src/heldout.h).
+// `mu`, summed over the rows of `test` (src/search_heldout.h).
 // [[Rcpp::export(rng = false)]]
 double cpp_heldout_loglik(const Eigen::Map<Eigen::MatrixXd> dag,
                           const Eigen::Map<Eigen::MatrixXd> s,

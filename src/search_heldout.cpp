@@ -1,4 +1,4 @@
-#include "heldout.h"
+#include "search_heldout.h"
 
 #include <algorithm>
 #include <cmath>
