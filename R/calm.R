@@ -313,6 +313,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   p$sigma <- with_targets(p$sigma, p$x_used, p$tg, p$standardize)
   # the penalty's selection keeps each condition's share in every fold
   if (!is.null(p$tg)) attr(p$x_used, "calm_strata") <- p$tg$index
+  if (!is.null(p$tg)) attr(p$x_used, "calm_targets") <- p$tg
   t0 <- proc.time()[["elapsed"]]
   phase(if (p$skip) "continuous phase skipped" else if (p$cut) "continuous phase (one step)" else
     "continuous phase")

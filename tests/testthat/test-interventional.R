@@ -108,7 +108,7 @@ test_that("boss(), exact_search() and calm() optimise the interventional score",
     expect_equal(f$cpdag_amat, dag_to_cpdag(f$amat, "matrix", targets = dat$targets))
     expect_s3_class(f$targets, "calm_targets")
   }
-  expect_output(print(ca), "only the refinement used them")
+  expect_output(print(ca), "only the refinement and the penalty's choice used them")
   expect_output(print(bo), "the search used the interventional score")
   # the observational fit's class is the plain CPDAG
   ob <- boss(dat$x, lambda1 = lam, starts = 3)
