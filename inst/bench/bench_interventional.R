@@ -121,15 +121,22 @@ search_cell <- function(cell, d, reps) {
   do.call(rbind, rows)
 }
 
+# Data set r of an accuracy cell, with its seed and the truth's class: the
+# same graph (and the first experiments) for every number of targets.
+accuracy_data <- function(cell, d, n_targets, r) {
+  seed <- 62000L + 1000L * cell + r
+  set.seed(seed)
+  dat <- draw_data(d, n_targets, round(n * c(0, 0.2, 0, 0, 0, 0.5)[n_targets + 1L]),
+                   graph_seed = 61000L + 100L * d + r)
+  c(dat, list(seed = seed, true_cp = dag_to_cpdag(dat$sem$B, "matrix", targets = dat$targets)))
+}
+
 accuracy_cell <- function(cell, d, n_targets, reps) {
   rows <- list()
   for (r in seq_len(reps)) {
-    seed <- 62000L + 1000L * cell + r
-    set.seed(seed)
-    # the same graph (and the first experiments) for every number of targets
-    dat <- draw_data(d, n_targets, round(n * c(0, 0.2, 0, 0, 0, 0.5)[n_targets + 1L]),
-                     graph_seed = 61000L + 100L * d + r)
-    true_cp <- dag_to_cpdag(dat$sem$B, "matrix", targets = dat$targets)
+    dat <- accuracy_data(cell, d, n_targets, r)
+    seed <- dat$seed
+    true_cp <- dat$true_cp
     tg <- if (n_targets == 0L) NULL else dat$targets
     ix <- if (n_targets == 0L) NULL else dat$index
     add <- function(m, discount, cp, seconds) {
@@ -160,11 +167,9 @@ accuracy_cell <- function(cell, d, n_targets, reps) {
 selection_cell <- function(cell, d, n_targets, reps) {
   rows <- list()
   for (r in seq_len(reps)) {
-    seed <- 62000L + 1000L * cell + r
-    set.seed(seed)
-    dat <- draw_data(d, n_targets, round(n * c(0, 0.2, 0, 0, 0, 0.5)[n_targets + 1L]),
-                     graph_seed = 61000L + 100L * d + r)
-    true_cp <- dag_to_cpdag(dat$sem$B, "matrix", targets = dat$targets)
+    dat <- accuracy_data(cell, d, n_targets, r)
+    seed <- dat$seed
+    true_cp <- dat$true_cp
     for (arm in c("interventional", "pooled")) {
       old <- options(calm.interventional_selection = arm == "interventional")
       for (m in c("calm", "boss")) {
