@@ -230,10 +230,11 @@
 #'   ([score_dag()], "Interventional data"), and ends by polishing the
 #'   DAG's orientations on that score (an order search inside its skeleton
 #'   and, up to 20 variables, the exact optimum there), since GES moves go
-#'   between observational classes. The continuous phase and the penalty's
-#'   selection use all rows as if observational (the selection's folds hold
-#'   each condition in proportion): only the refinement uses the targets
-#'   (the fit's print says so). The fit's CPDAG (`cpdag_amat`,
+#'   between observational classes. The penalty's selection learns each
+#'   fold's graph with the interventional score and scores each variable
+#'   on the held-out rows where it was not intervened on (its folds hold
+#'   each condition in proportion). The continuous phase uses all rows as
+#'   if observational (the fit's print says so). The fit's CPDAG (`cpdag_amat`,
 #'   print, plots, [compare_graphs()], [causal_effects()]) is the
 #'   interventional essential graph; the weights are fitted on the rows
 #'   where each variable was not intervened on. `NULL` (default):

@@ -219,3 +219,15 @@ test_that("bootstrap_edges() resamples within conditions and passes the targets 
                                target_index = dat$target_index[-1]),
                class = "calm_error_targets")
 })
+
+test_that("the learners without targets refuse them with a classed error", {
+  set.seed(6230)
+  sim <- simulate_interventions(simulate_sem(4, k = 1), list(integer(0), "X2"), n = c(40, 20))
+  expect_error(golem_nv(sim$x, targets = sim$targets, target_index = sim$target_index),
+               class = "calm_error_targets", regexp = "golem_nv")
+  expect_error(notears_linear(sim$x, target_index = sim$target_index),
+               class = "calm_error_targets", regexp = "target_index")
+  skip_if_not_installed("pcalg")
+  expect_error(pc_pcalg(sim$x, targets = sim$targets), class = "calm_error_targets")
+  expect_error(ges_pcalg(sim$x, targets = sim$targets), class = "calm_error_targets")
+})
