@@ -67,6 +67,7 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
   env <- environment()
   check_flag(standardize)
   check_flag(verbose)
+  refuse_targets(list(...), "golem_nv", environment())
   ctrl <- resolve_baseline_control(control, list(...), "golem_control", "golem_nv",
                                    golem_renamed, call = env)
   r <- resolve_covariance(x, cov, n, standardize)
@@ -170,6 +171,7 @@ notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
   env <- environment()
   check_flag(standardize)
   check_flag(verbose)
+  refuse_targets(list(...), "notears_linear", environment())
   ctrl <- resolve_baseline_control(control, list(...), "notears_control", "notears_linear",
                                    notears_renamed, call = env)
   r <- resolve_covariance(x, cov, n, standardize)
@@ -267,6 +269,7 @@ pc_pcalg <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01, standardize =
   check_number(alpha, lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE)
   check_flag(standardize)
   check_number(n_inf, lower = 4, upper = .Machine$integer.max)
+  refuse_targets(list(...), "pc_pcalg", environment())
   check_pcalg_dots(list(...), pcalg::pc, "pc", c("suffStat", "indepTest", "alpha", "labels"))
   r <- resolve_covariance(x, cov, n, standardize = FALSE)
   if (is.finite(r$n) && r$n <= 3) {
@@ -298,6 +301,7 @@ ges_pcalg <- function(x = NULL, cov = NULL, n = NULL, lambda = NULL, penalty_dis
   check_flag(standardize)
   check_number(penalty_discount, lower = 0, lower_open = TRUE)
   check_number(n_inf, lower = 4, upper = .Machine$integer.max)
+  refuse_targets(list(...), "ges_pcalg", environment())
   check_pcalg_dots(list(...), pcalg::ges, "ges", "score")
   r <- resolve_covariance(x, cov, n, standardize = FALSE)
   n_used <- if (is.finite(r$n)) r$n else n_inf

@@ -71,6 +71,7 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
   t0 <- proc.time()[["elapsed"]]
   p <- progressr::progressor(steps = R)
   strata <- bootstrap_strata(args$target_index, n, call)
+  targets <- bootstrap_targets(args, nm, n)
   one_replicate <- function(r) {
     rows <- if (is.null(strata)) sample.int(n, n, replace = TRUE) else resample_within(strata)
     out <- tryCatch({
@@ -108,6 +109,8 @@ bootstrap_edges <- function(x, R = 100, learner = calm, ..., threshold = 0.5) {
                  # regressions: its CPDAG (the nonzero cells) and its rows
                  graphs = lapply(ok, function(r) which(r$cpdag_directed + r$cpdag_undirected != 0)),
                  rows = lapply(ok, function(r) r$rows),
+                 # and the conditions of the rows, for interventional data
+                 targets = targets,
                  errors = data.frame(replicate = which(failed),
                                      error = unlist(reps[failed], use.names = FALSE)),
                  seconds = proc.time()[["elapsed"]] - t0),
@@ -441,6 +444,13 @@ bootstrap_strata <- function(target_index, n, call) {
                   call = call)
   }
   as.integer(factor(target_index))
+}
+
+# The checked targets of interventional data (NULL without), kept with
+# the result so that causal_effects() can regress within conditions.
+bootstrap_targets <- function(args, nm, n) {
+  if (is.null(args$targets)) return(NULL)
+  intervention_targets(args$targets, args$target_index, nm, n)
 }
 
 # Row indices resampled with replacement within each stratum, each stratum

@@ -230,10 +230,11 @@
 #'   ([score_dag()], "Interventional data"), and ends by polishing the
 #'   DAG's orientations on that score (an order search inside its skeleton
 #'   and, up to 20 variables, the exact optimum there), since GES moves go
-#'   between observational classes. The continuous phase and the penalty's
-#'   selection use all rows as if observational (the selection's folds hold
-#'   each condition in proportion): only the refinement uses the targets
-#'   (the fit's print says so). The fit's CPDAG (`cpdag_amat`,
+#'   between observational classes. The penalty's selection learns each
+#'   fold's graph with the interventional score and scores each variable
+#'   on the held-out rows where it was not intervened on (its folds hold
+#'   each condition in proportion). The continuous phase uses all rows as
+#'   if observational (the fit's print says so). The fit's CPDAG (`cpdag_amat`,
 #'   print, plots, [compare_graphs()], [causal_effects()]) is the
 #'   interventional essential graph; the weights are fitted on the rows
 #'   where each variable was not intervened on. `NULL` (default):
@@ -313,6 +314,7 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
   p$sigma <- with_targets(p$sigma, p$x_used, p$tg, p$standardize)
   # the penalty's selection keeps each condition's share in every fold
   if (!is.null(p$tg)) attr(p$x_used, "calm_strata") <- p$tg$index
+  if (!is.null(p$tg)) attr(p$x_used, "calm_targets") <- p$tg
   t0 <- proc.time()[["elapsed"]]
   phase(if (p$skip) "continuous phase skipped" else if (p$cut) "continuous phase (one step)" else
     "continuous phase")

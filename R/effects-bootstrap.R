@@ -2,7 +2,8 @@
 # CPDAG with coefficients refitted on the rows it resampled, summarised by
 # the bounds of the multiset with percentile intervals.
 
-bootstrap_effects <- function(bs, x, y, data, method, level, call) {
+bootstrap_effects <- function(bs, x, y, data, method, level, call, targets = NULL,
+                              target_index = NULL) {
   nm <- bs$nodes
   if (is.null(bs$graphs) || is.null(bs$rows)) {
     abort_arg("fit", "is a bootstrap result without its graphs; rerun {.fn bootstrap_edges} with this version of calm.",
@@ -15,13 +16,19 @@ bootstrap_effects <- function(bs, x, y, data, method, level, call) {
   xs <- node_arg(x, nm, "x", call)
   ys <- if (is.null(y)) setdiff(seq_along(nm), xs) else node_arg(y, nm, "y", call)
   check_disjoint(xs, ys, nm, call)
+  tg <- effects_targets(bs, targets, target_index, data, NULL, nm, call)
   d <- length(nm)
   one <- function(r) {
     g <- matrix(0, d, d, dimnames = list(nm, nm))
     g[bs$graphs[[r]]] <- 1
     tryCatch({
       g <- meek_closure(g)
-      st <- list(sigma = stats::cov(data[bs$rows[[r]], , drop = FALSE]), n = nrow(data), sd = NULL)
+      rows <- bs$rows[[r]]
+      st <- list(sigma = stats::cov(data[rows, , drop = FALSE]), n = nrow(data), sd = NULL)
+      if (!is.null(tg)) {
+        st$conds <- condition_statistics(data[rows, , drop = FALSE],
+                                         list(targets = tg$targets, index = tg$index[rows]))
+      }
       effect_bounds(possible_effects(g, st, xs, ys, method), r)
     }, error = function(e) conditionMessage(e))
   }

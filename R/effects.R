@@ -81,8 +81,37 @@
 #'   `learner` gets the arguments given here and the fit's knowledge. A
 #'   graph's replicates use [calm()]. With `R = 0` there is no learner: an
 #'   argument here (a misspelt one, say `methd =`) is an error naming it.
+#' @param targets,target_index Intervention targets of the rows of `data`
+#'   (see [intervention_targets()]), for a graph or a fit learned without
+#'   them; a fit learned with targets, and a [bootstrap_edges()] result of
+#'   interventional data, use their own (giving them again is an error).
+#'   See Interventional data.
 #' @param level Coverage of the confidence intervals of the effects, and of
 #'   the percentile intervals of bootstrap summaries (default 0.95).
+#' @section Interventional data: With intervention targets the rows come
+#'   from several conditions, and the regressions on their pooled rows are
+#'   biased: an experiment on `y`, or on a variable through which `x` may
+#'   act on `y`, changes how `y` depends on `x`, and conditions with other
+#'   means or other dependences between the adjustment set and `y` mix
+#'   different regressions. So each regression is run within each
+#'   condition (with its own intercept and its own coefficients for the
+#'   adjustment set), on the conditions whose targets contain neither `y`
+#'   nor any possible descendant of `x` that is a possible ancestor of `y`
+#'   in the class; the conditions' estimates of the effect are then
+#'   combined by their inverse variances (generalised least squares for
+#'   several treatments), and the standard error is that of the
+#'   combination. Experiments on `x` itself, on its parents, on the
+#'   adjustment set or elsewhere cut only edges off the causal paths, so
+#'   they leave the effect and the adjustment set valid and are used; an
+#'   experiment on `x` removes its confounding and is the most informative.
+#'   A variable a condition holds constant leaves that condition's set (it
+#'   carries nothing); a condition in which `x` is constant, or which has
+#'   too few rows for the regression, is left out. When no condition is
+#'   left the effect is `NA`. This needs the rows: `data` (a fit keeps
+#'   only the pooled covariance). Bootstrap replicates refit with the
+#'   targets and resample within conditions.
+#'   `inst/bench/bench_effects_interventional.R` measures the bias and
+#'   coverage of the pooled and the within-condition estimates.
 #' @section Uncertainty: Given a [bootstrap_edges()] result (which keeps each
 #'   replicate's CPDAG and resampled rows), or `R > 0`, the possible effects
 #'   are computed in every replicate's graph with coefficients refitted on
@@ -128,7 +157,7 @@
 #' @export
 causal_effects <- function(fit, x, y = NULL, data = NULL, cov = NULL,
                            method = c("local", "optimal"), R = 0, learner = NULL, ...,
-                           level = 0.95) {
+                           targets = NULL, target_index = NULL, level = 0.95) {
   call <- environment()
   method <- match_choice(method, c("local", "optimal"), "method", call)
   R <- check_count(R, "R", call = call)
@@ -148,13 +177,17 @@ causal_effects <- function(fit, x, y = NULL, data = NULL, cov = NULL,
     if (!boot) {
       if (inherits(fit, "calm_fit")) data <- check_fit_data(fit, data, "data", call)
       rl <- replicate_learner(fit, learner, list(...), call)
+      if (!is.null(targets)) rl$args[c("targets", "target_index")] <- list(targets, target_index)
       fit <- do.call(bootstrap_edges, c(list(data, R = R, learner = rl$learner), rl$args))
+      targets <- target_index <- NULL
     }
-    return(bootstrap_effects(fit, x, y, data, method, level, call))
+    return(bootstrap_effects(fit, x, y, data, method, level, call, targets, target_index))
   }
   g <- effects_graph(fit, "fit", call)
   nm <- rownames(g)
+  tg <- effects_targets(fit, targets, target_index, data, cov, nm, call)
   st <- effects_statistics(fit, data, cov, nm, call)
+  if (!is.null(tg)) st$conds <- condition_statistics(st$x, tg)
   xs <- node_arg(x, nm, "x", call)
   ys <- if (is.null(y)) setdiff(seq_along(nm), xs) else node_arg(y, nm, "y", call)
   check_disjoint(xs, ys, nm, call)
@@ -195,7 +228,7 @@ effects_statistics <- function(fit, data, cov, nm, call) {
   is_fit <- inherits(fit, "calm_fit")
   if (!is.null(data)) {
     x <- if (is_fit) check_fit_data(fit, data, "data", call) else sem_data(data, nm, "data", call)
-    return(list(sigma = stats::cov(x), n = nrow(x), sd = NULL))
+    return(list(sigma = stats::cov(x), n = nrow(x), sd = NULL, x = x))
   }
   if (!is.null(cov)) {
     s <- check_covariance(cov, "cov", call = call)
@@ -230,14 +263,14 @@ possible_effects <- function(g, st, xs, ys, method, cpdag = FALSE, level = 0.95,
     abort_arg("fit", "has no DAG with any orientation of the edges at {.arg x}; is it a valid CPDAG or maximally oriented PDAG?",
               call = call)
   }
-  sigma <- st$sigma
-  n <- st$n
+  # interventional conditions: which ones may be used depends on the class
+  if (!is.null(st$conds)) st$parts <- parts
   rows <- if (method == "optimal") {
-    lapply(seq_along(configs), function(k) optimal_rows(configs[[k]]$graph, sigma, xs, ys, k, n))
+    lapply(seq_along(configs), function(k) optimal_rows(configs[[k]]$graph, st, xs, ys, k))
   } else if (length(xs) == 1L) {
-    local_rows(configs, sigma, xs, ys, parts, n)
+    local_rows(configs, st, xs, ys, parts)
   } else {
-    lapply(seq_along(configs), function(k) joint_rows(configs[[k]]$parents, sigma, xs, ys, k))
+    lapply(seq_along(configs), function(k) joint_rows(configs[[k]]$parents, st, xs, ys, k))
   }
   out <- do.call(rbind, rows)
   de <- lapply(xs, function(v) possible_descendants(parts, v))
@@ -257,12 +290,12 @@ possible_effects <- function(g, st, xs, ys, method, cpdag = FALSE, level = 0.95,
 # One treatment, "local": every parent set, all outcomes in one solve. An
 # outcome that is a directed parent of x has effect 0 in every DAG of the
 # class: one row.
-local_rows <- function(configs, sigma, x, ys, parts, n) {
+local_rows <- function(configs, st, x, ys, parts) {
   fixed <- intersect(ys, which(parts$dir[, x]))
   free <- setdiff(ys, fixed)
   rows <- if (length(free)) lapply(seq_along(configs), function(k) {
     p <- configs[[k]]$parents[[1]]
-    b <- regression_effects(sigma, x, p, free, n)
+    b <- effect_regression(st, x, p, free)
     data.frame(x = x, y = free, effect = as.vector(b), se = as.vector(attr(b, "se")),
                df = attr(b, "df"), set = set_label(p), config = k)
   })
@@ -316,10 +349,10 @@ regression_se <- function(sigma, szz, z, ys, b, nx, n) {
 # parents adjusted for. Holding a further treatment w fixed removes what
 # flows through it: b[a, v] - b[a, w] * b[w, v]. Doing so for every other
 # treatment in turn, in the order given, leaves the joint effect of each.
-joint_rows <- function(pasets, sigma, xs, ys, k) {
+joint_rows <- function(pasets, st, xs, ys, k) {
   nx <- length(xs)
   b <- t(vapply(seq_len(nx), function(i) {
-    regression_effects(sigma, xs[i], pasets[[i]], c(xs, ys))
+    as.vector(effect_regression(st, xs[i], pasets[[i]], c(xs, ys), n = NULL))
   }, numeric(nx + length(ys))))
   b <- matrix(b, nx)
   b[cbind(seq_len(nx), seq_len(nx))] <- 0
@@ -340,7 +373,7 @@ joint_rows <- function(pasets, sigma, xs, ys, k) {
 # "optimal" in one orientation: per outcome, 0 when it is not a possible
 # descendant of the treatments, NA without a valid adjustment set, else
 # the regression on the optimal set (with its standard errors).
-optimal_rows <- function(g, sigma, xs, ys, k, n) {
+optimal_rows <- function(g, st, xs, ys, k) {
   parts <- pdag_parts(g)
   de_x <- possible_descendants(parts, xs)
   nx <- length(xs)
@@ -353,7 +386,7 @@ optimal_rows <- function(g, sigma, xs, ys, k, n) {
       effect[, i] <- se[, i] <- NA_real_
       set[i] <- NA_character_
     } else {
-      b <- regression_effects(sigma, xs, o$set, ys[i], n)
+      b <- effect_regression(st, xs, o$set, ys[i])
       effect[, i] <- b
       se[, i] <- attr(b, "se")
       df[i] <- attr(b, "df")

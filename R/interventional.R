@@ -79,7 +79,7 @@ targets_lines <- function(x) {
   used <- if (identical(x[["method"]], "calm") && identical(x[["settings"]][["refine"]], "none")) {
     "nothing but the class used them (refine = \"none\": the continuous phase pools all rows)"
   } else if (identical(x[["method"]], "calm")) {
-    "only the refinement used them (the continuous phase and the penalty's choice pooled all rows)"
+    "only the refinement and the penalty's choice used them (the continuous phase pooled all rows)"
   } else {
     "the search used the interventional score"
   }

@@ -167,6 +167,7 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = NULL, lambda1 = NUL
   sigma <- with_targets(sigma, cv$x, tg, standardize)
   # penalty_discount = "cv" keeps each condition's share in every fold
   if (!is.null(tg)) attr(cv$x, "calm_strata") <- tg$index
+  if (!is.null(tg)) attr(cv$x, "calm_targets") <- tg
   nm <- colnames(sigma)
   d <- ncol(sigma)
   orders <- start_orders(starts, nm, call = env)

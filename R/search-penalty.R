@@ -61,15 +61,7 @@ heldout_loglik <- function(dag, s, mu, test) {
   total <- 0
   for (j in seq_len(ncol(s))) {
     pa <- which(dag[, j] != 0)
-    r <- centred[, j]
-    v <- s[j, j]
-    if (length(pa)) {
-      beta <- solve_parents(s[pa, pa, drop = FALSE], s[pa, j])
-      r <- r - centred[, pa, drop = FALSE] %*% beta
-      v <- v - sum(s[j, pa] * beta)
-    }
-    v <- max(v, admissible_floor * s[j, j])
-    total <- total - 0.5 * sum(log(2 * pi * v) + r^2 / v)
+    total <- total + node_heldout(s, j, pa, centred[, j], centred[, pa, drop = FALSE])
   }
   total
 }
@@ -142,17 +134,19 @@ select_discount <- function(x, grid, folds, mask, exact_limit = 14L, call = pare
                             tie_se = SELECTION_TIE_SE) {
   n <- nrow(x)
   strata <- fold_strata(x)
+  tg <- selection_targets(x)
   x <- selection_scale(x)
   storage.mode(mask) <- "double"
   tasks <- fold_tasks(n, ncol(x), folds, splits, call, fold_arg, strata)
   # the folds are independent: through the future plan (one task per fold),
   # or in this process with one worker
+  task_loglik <- if (is.null(tg)) fold_task_loglik else interventional_fold_task(tg)
   ll <- if (future::nbrOfWorkers() > 1) {
-    future.apply::future_lapply(tasks, fold_task_loglik, x = x, grid = grid, mask = mask,
+    future.apply::future_lapply(tasks, task_loglik, x = x, grid = grid, mask = mask,
                                 exact_limit = exact_limit, future.seed = FALSE,
                                 future.packages = "calm")
   } else {
-    lapply(tasks, fold_task_loglik, x = x, grid = grid, mask = mask, exact_limit = exact_limit)
+    lapply(tasks, task_loglik, x = x, grid = grid, mask = mask, exact_limit = exact_limit)
   }
   ll <- matrix(unlist(ll), nrow = length(grid))
   ch <- choose_discount(ll, grid, tie_se)

@@ -171,6 +171,17 @@ learner_targets <- function(targets, target_index, variables, x, call) {
   intervention_targets(targets, target_index, variables, nrow(x))
 }
 
+# The learners that take no targets (golem_nv(), notears_linear(),
+# pc_pcalg(), ges_pcalg()) say so, rather than calling `targets` an unknown
+# setting: their scores treat every row as observation.
+refuse_targets <- function(dots, learner, call) {
+  given <- intersect(c("targets", "target_index"), names(dots))
+  if (!length(given)) return(invisible())
+  abort_targets(given[1], "is not taken by {.fn {learner}}, which treats every row as observation.",
+                i = "{.fn calm}, {.fn boss} and {.fn exact_search} learn from interventional data (or {.fn pcalg::gies}).",
+                call = call)
+}
+
 #' @rdname intervention_targets
 #' @param x A `calm_targets` object.
 #' @param ... Ignored.

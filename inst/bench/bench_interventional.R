@@ -15,6 +15,13 @@
 # discounts 1, 2 and 3 (its best discount per cell is picked afterwards,
 # with the truth); SHD of the interventional CPDAG against the truth's,
 # undirected edges, seconds.
+# part "selection": the data sets of the accuracy part with 1 and 5
+# intervened variables at d = 20 and 50, calm() and boss() at their
+# defaults twice, paired: with the penalty's selection scoring each
+# variable on its non-intervened rows with the interventional score (the
+# default) and with it scoring every row as observation
+# (options(calm.interventional_selection = FALSE), as before); the chosen
+# discount and the SHD of the interventional CPDAG.
 # Graphs: simulate_sem(d, k = 2) (ER2), experiments from
 # simulate_interventions() (the variable drawn at its observational scale).
 # Seeds: 62000 + 1000 * cell + r, fixed before any result was seen; in the
@@ -114,15 +121,22 @@ search_cell <- function(cell, d, reps) {
   do.call(rbind, rows)
 }
 
+# Data set r of an accuracy cell, with its seed and the truth's class: the
+# same graph (and the first experiments) for every number of targets.
+accuracy_data <- function(cell, d, n_targets, r) {
+  seed <- 62000L + 1000L * cell + r
+  set.seed(seed)
+  dat <- draw_data(d, n_targets, round(n * c(0, 0.2, 0, 0, 0, 0.5)[n_targets + 1L]),
+                   graph_seed = 61000L + 100L * d + r)
+  c(dat, list(seed = seed, true_cp = dag_to_cpdag(dat$sem$B, "matrix", targets = dat$targets)))
+}
+
 accuracy_cell <- function(cell, d, n_targets, reps) {
   rows <- list()
   for (r in seq_len(reps)) {
-    seed <- 62000L + 1000L * cell + r
-    set.seed(seed)
-    # the same graph (and the first experiments) for every number of targets
-    dat <- draw_data(d, n_targets, round(n * c(0, 0.2, 0, 0, 0, 0.5)[n_targets + 1L]),
-                     graph_seed = 61000L + 100L * d + r)
-    true_cp <- dag_to_cpdag(dat$sem$B, "matrix", targets = dat$targets)
+    dat <- accuracy_data(cell, d, n_targets, r)
+    seed <- dat$seed
+    true_cp <- dat$true_cp
     tg <- if (n_targets == 0L) NULL else dat$targets
     ix <- if (n_targets == 0L) NULL else dat$index
     add <- function(m, discount, cp, seconds) {
@@ -150,10 +164,45 @@ accuracy_cell <- function(cell, d, n_targets, reps) {
   do.call(rbind, rows)
 }
 
+selection_cell <- function(cell, d, n_targets, reps) {
+  rows <- list()
+  for (r in seq_len(reps)) {
+    dat <- accuracy_data(cell, d, n_targets, r)
+    seed <- dat$seed
+    true_cp <- dat$true_cp
+    for (arm in c("interventional", "pooled")) {
+      old <- options(calm.interventional_selection = arm == "interventional")
+      for (m in c("calm", "boss")) {
+        set.seed(seed + 100000L)
+        f <- timed(if (m == "calm") {
+          calm(dat$x, verbose = FALSE, targets = dat$targets, target_index = dat$index)
+        } else {
+          boss(dat$x, targets = dat$targets, target_index = dat$index)
+        })
+        rows[[length(rows) + 1L]] <- data.frame(
+          part = "selection", d = d, n = n, k = a$k, seed = seed, n_targets = n_targets,
+          method = m, selection = arm, discount = f$value$penalty$discount,
+          shd = shd_cpdag(f$value$cpdag_amat, true_cp), undirected = undirected(f$value$cpdag_amat),
+          undirected_truth = undirected(true_cp), graph_seed = 61000L + 100L * d + r,
+          seconds = f$seconds)
+      }
+      options(old)
+    }
+    s <- do.call(rbind, rows[(length(rows) - 3L):length(rows)])
+    cat(sprintf("selection d %3d targets %d seed %d: %s\n", d, n_targets, seed,
+                paste(sprintf("%s/%s k %g SHD %d", s$method, s$selection, s$discount, s$shd),
+                      collapse = ", ")))
+  }
+  do.call(rbind, rows)
+}
+
 `%||%` <- function(a, b) if (is.null(a)) b else a
 
 cells <- if (a$part == "search") {
   data.frame(cell = 1:2, d = c(20L, 50L), n_targets = NA_integer_)
+} else if (a$part == "selection") {
+  # the accuracy part's cells with targets at d = 20 and 50 (same seeds)
+  data.frame(cell = c(12L, 13L, 15L, 16L), d = c(20L, 20L, 50L, 50L), n_targets = c(1L, 5L, 1L, 5L))
 } else {
   g <- expand.grid(n_targets = c(0L, 1L, 5L), d = c(20L, 50L, 100L))
   data.frame(cell = 10L + seq_len(nrow(g)), d = g$d, n_targets = g$n_targets)
@@ -170,6 +219,7 @@ for (i in seq_len(nrow(cells))) {
   }
   cl <- cells[i, ]
   part <- if (a$part == "search") search_cell(cl$cell, cl$d, reps)
+          else if (a$part == "selection") selection_cell(cl$cell, cl$d, cl$n_targets, reps)
           else accuracy_cell(cl$cell, cl$d, cl$n_targets, reps)
   res <- rbind(res, part)
   attr(res, "info") <- list(not_run = not_run, reps = reps, n = n, k = a$k)
@@ -180,6 +230,15 @@ attr(res, "info") <- list(not_run = not_run, reps = reps, n = n, k = a$k)
 bench_save(res, a$out, note = sprintf("cells not run (budget): %s", paste(not_run, collapse = ",")))
 if (a$part == "search") {
   print(aggregate(cbind(score_vs_truth, shd, seconds) ~ d + method, res, mean))
+} else if (a$part == "selection") {
+  print(aggregate(cbind(discount, shd, seconds) ~ d + n_targets + method + selection, res, mean))
+  # paired: pooled minus interventional selection, per data set
+  w <- reshape(res[, c("d", "n_targets", "method", "seed", "selection", "shd")],
+               idvar = c("d", "n_targets", "method", "seed"), timevar = "selection",
+               direction = "wide")
+  w$diff <- w$shd.pooled - w$shd.interventional
+  print(aggregate(diff ~ d + n_targets + method, w,
+                  function(v) c(mean = mean(v), se = stats::sd(v) / sqrt(length(v)))))
 } else {
   print(aggregate(cbind(shd, undirected, seconds) ~ d + n_targets + method + discount, res, mean))
 }

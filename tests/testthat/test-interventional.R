@@ -108,7 +108,7 @@ test_that("boss(), exact_search() and calm() optimise the interventional score",
     expect_equal(f$cpdag_amat, dag_to_cpdag(f$amat, "matrix", targets = dat$targets))
     expect_s3_class(f$targets, "calm_targets")
   }
-  expect_output(print(ca), "only the refinement used them")
+  expect_output(print(ca), "only the refinement and the penalty's choice used them")
   expect_output(print(bo), "the search used the interventional score")
   # the observational fit's class is the plain CPDAG
   ob <- boss(dat$x, lambda1 = lam, starts = 3)
@@ -218,4 +218,16 @@ test_that("bootstrap_edges() resamples within conditions and passes the targets 
   expect_error(bootstrap_edges(dat$x, R = 2, learner = boss, targets = dat$targets,
                                target_index = dat$target_index[-1]),
                class = "calm_error_targets")
+})
+
+test_that("the learners without targets refuse them with a classed error", {
+  set.seed(6230)
+  sim <- simulate_interventions(simulate_sem(4, k = 1), list(integer(0), "X2"), n = c(40, 20))
+  expect_error(golem_nv(sim$x, targets = sim$targets, target_index = sim$target_index),
+               class = "calm_error_targets", regexp = "golem_nv")
+  expect_error(notears_linear(sim$x, target_index = sim$target_index),
+               class = "calm_error_targets", regexp = "target_index")
+  skip_if_not_installed("pcalg")
+  expect_error(pc_pcalg(sim$x, targets = sim$targets), class = "calm_error_targets")
+  expect_error(ges_pcalg(sim$x, targets = sim$targets), class = "calm_error_targets")
 })
