@@ -137,7 +137,8 @@ print.notears_control <- function(x, ...) print_control_table(x, "notears_contro
 
 print_control_table <- function(x, class) {
   cat("<", class, ">\n", sep = "")
-  vals <- vapply(unclass(x), function(v) format(v, digits = 6), character(1))
+  vals <- vapply(unclass(x), function(v) paste(format(v, digits = 6), collapse = ", "),
+                 character(1))
   print(data.frame(value = vals, row.names = names(vals)), right = FALSE)
   invisible(x)
 }
@@ -229,9 +230,13 @@ undeprecate_args <- function(dots, renamed, ctor, learner, call) {
     new_names <- c(new_names, names(v))
   }
   shown <- paste0(new_names, " = ...", collapse = ", ")
+  hint <- "Use {.code control = {ctor}({shown})} instead"
+  if ("threshold" %in% old) {
+    hint <- paste0(hint, "; in {.pkg calm}, {.arg threshold} is CALM's gate cut-off and {.arg weight_threshold} a cut-off on weights")
+  }
   cli::cli_warn(
     c("{.arg {old}} of {.fn {learner}} {cli::qty(length(old))}{?is/are} deprecated; {?it/they} will be removed in the next release.",
-      i = "Use {.code control = {ctor}({shown})} instead; in {.pkg calm}, {.arg threshold} is CALM's gate cut-off and {.arg weight_threshold} a cut-off on weights."),
+      i = paste0(hint, ".")),
     class = c("calm_warning_deprecated", "calm_warning"), call = call
   )
   structure(out, given_as = given_as)

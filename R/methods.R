@@ -526,7 +526,7 @@ penalty_line <- function(x) {
 fit_lambda <- function(x) {
   s <- x[["settings"]]
   if (is.list(x[["refine"]]) && is.numeric(x[["refine"]][["lambda"]])) {
-    p <- s[["control"]][["refine"]][["penalty"]]
+    p <- s[["control"]][["search"]][["penalty"]] %||% s[["control"]][["refine"]][["penalty"]]
     if (is.character(p) && !is.finite(x[["n"]] %||% Inf)) p <- "lambda1"
     what <- if (is.character(p)) sprintf("refinement, %s", if (p == "lambda1") p else toupper(p)) else "refinement"
     return(list(value = x[["refine"]][["lambda"]], what = what))

@@ -112,7 +112,7 @@ bic_lambda <- function(n, discount = 1) {
 #' With many variables and few samples the BIC alone lets spurious edges in:
 #' the number of candidate edges grows like `d^2` while the penalty does not
 #' grow with `d`. The refinement of [calm()] optimises it with
-#' `refine_control(penalty = "ebic")`, and by default when it is given a
+#' `search_control(penalty = "ebic")`, and by default when it is given a
 #' covariance matrix with finite `n` (no data to choose a penalty from).
 #'
 #' In terms of a penalty discount (the `penalty_discount` of [boss()] or

@@ -32,7 +32,13 @@
 #'
 #' @inheritParams calm
 #' @param lambda1 Penalty per edge and per sample (default the paper's
-#'   0.005); [bic_lambda()] gives the BIC.
+#'   0.005); [bic_lambda()] gives the BIC. `NULL`: the penalty of
+#'   `control` (as in [boss()]).
+#' @param control The settings of the discrete search, [search_control()]
+#'   (the object [calm()] and [boss()] take) or a list of its arguments;
+#'   `NULL` (default): its defaults. The exact search reads its penalty
+#'   settings (`penalty_discount`, `penalty_grid`, `penalty_folds` and the
+#'   selection settings) when `lambda1 = NULL`.
 #' @param moral The moral graph that restricts the search. `NULL` (default):
 #'   estimated as in [calm()], by IAMB for data or a covariance with finite
 #'   `n`, as the support of the precision matrix for a population covariance
@@ -68,14 +74,15 @@
 #' @export
 exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
                          standardize = TRUE, max_d = 25, max_gb = 4, knowledge = NULL,
-                         targets = NULL, target_index = NULL) {
+                         targets = NULL, target_index = NULL, control = NULL) {
   cl <- match.call()
   env <- environment()
   learner <- learner_record("exact_search", env)
   if (missing(x)) x <- NULL
   data_arg <- if (is.null(x)) "cov" else "x"
   check_flag(standardize, "standardize", call = env)
-  lambda1 <- check_number(lambda1, "lambda1", lower = 0, call = env)
+  sc <- search_settings_arg(control, call = env, arg = "control")
+  if (!is.null(lambda1)) lambda1 <- check_number(lambda1, "lambda1", lower = 0, call = env)
   max_d <- check_count(max_d, "max_d", min = 1, max = 25, call = env)
   max_gb <- check_number(max_gb, "max_gb", lower = 0, lower_open = TRUE, allow_inf = TRUE,
                          call = env)
@@ -93,6 +100,8 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
   mask <- mo$mask
   storage.mode(mask) <- "double"
   if (!is.null(kn)) mask[kn$forbidden != 0] <- 0
+  pen <- if (is.null(lambda1)) boss_penalty(NULL, sc, cv, mask, call = env)
+  lambda1 <- lambda1 %||% pen$lambda
   max_bytes <- if (is.finite(max_gb)) max_gb * 1024^3 else .Machine$double.xmax
   need <- cpp_exact_search_bytes(pmax(mask, t(mask)))  # an upper bound under knowledge
   if (need > max_bytes) {
@@ -115,10 +124,12 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
   new_calm_fit(
     amat, sigma = sigma, n = cv$n, method = "exact",
     settings = list(lambda1 = lambda1, standardize = standardize, moral = mo$source,
-                    max_d = max_d, max_gb = max_gb),
+                    max_d = max_d, max_gb = max_gb, control = sc),
     converged = TRUE, time = elapsed, call = cl,
-    extra = c(list(score = r$score, order = nm[r$order], moral = mo$graph, memory = r$bytes,
-                 knowledge = kn, learner = learner, targets = tg), data_summary(x, cov, standardize))
+    extra = c(if (!is.null(pen)) list(penalty = pen),
+              list(score = r$score, order = nm[r$order], moral = mo$graph, memory = r$bytes,
+                   knowledge = kn, learner = learner, targets = tg),
+              data_summary(x, cov, standardize))
   )
 }
 

@@ -1,5 +1,5 @@
 # The grow step of the order search's grow-shrink trees: calm's default fit
-# (refine_control(grow_ratio = )) and boss() at calm's score
+# (search_control(grow_ratio = )) and boss() at calm's score
 # (boss(grow_ratio = ), 10 random starts) at several ratios, on random ER
 # graphs with seeds fixed in advance (data from accuracy_data.R, as in
 # bench_accuracy.R, so the same seeds give the same data). Paired: every ratio sees the same data
@@ -39,7 +39,7 @@ for (r in seq_len(reps)) {
     t0 <- proc.time()[["elapsed"]]
     fit <- switch(m,
       calm = do.call(calm, c(data_args, list(moral = moral, verbose = FALSE,
-                                             control = calm_control(refine = refine_control(grow_ratio = g))))),
+                                             control = calm_control(search = search_control(grow_ratio = g))))),
       boss = do.call(boss, c(data_args, list(lambda1 = lam, starts = 10, grow_ratio = g,
                                              moral = if (pop) moral else "none"))),
       stop("unknown method ", m))

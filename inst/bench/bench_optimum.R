@@ -19,9 +19,9 @@ for (r in seq_len(reps)) {
   pop <- r %% 2 == 0
   sem <- simulate_sem(d, k = k, n = if (pop) Inf else 1000)
   fit <- if (pop) {
-    calm(cov = sem$sigma, moral = moral_graph(sem$dag), verbose = FALSE, refine = refine_control(order_starts = as.integer(Sys.getenv("STARTS", "10"))))
+    calm(cov = sem$sigma, moral = moral_graph(sem$dag), verbose = FALSE, search = search_control(order_starts = as.integer(Sys.getenv("STARTS", "10"))))
   } else {
-    calm(sem$x, verbose = FALSE, refine = refine_control(order_starts = as.integer(Sys.getenv("STARTS", "10"))))
+    calm(sem$x, verbose = FALSE, search = search_control(order_starts = as.integer(Sys.getenv("STARTS", "10"))))
   }
   lam <- fit$refine$lambda
   ex <- if (pop) exact_search(cov = sem$sigma, lambda1 = lam, moral = fit$refine$mask) else

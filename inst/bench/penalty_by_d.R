@@ -28,7 +28,7 @@ for (cs in cases) for (r in seq_len(graphs)) {
     set.seed(seed + 100000L)
     t0 <- proc.time()[["elapsed"]]
     b <- if (d <= exact_max_d) exact_search(sem$x, lambda1 = bic_lambda(n, pd), moral = "none") else
-      boss(sem$x, penalty_discount = pd)
+      boss(sem$x, control = search_control(penalty_discount = pd))
     rows[[length(rows) + 1]] <- data.frame(d = d, k = k, n = n, seed = seed, discount = label,
       discount_value = pd,
       search = if (d <= exact_max_d) "exact" else "boss",

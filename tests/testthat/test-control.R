@@ -58,7 +58,7 @@ test_that("calm_control() checks its arguments and prints as a table", {
   expect_error(calm_control(lambda_1 = 1), class = "calm_error_argument")
   # a few fields only, so that a new field does not change the snapshot
   ctrl <- calm_control(iter_per_round = 5000, acyclicity = "exp")
-  keep <- c("lambda1", "tau", "iter_per_round", "acyclicity", "early_stop", "penalty_discount")
+  keep <- c("lambda1", "tau", "iter_per_round", "acyclicity", "early_stop", "split_components")
   expect_snapshot(print(structure(unclass(ctrl)[keep], class = "calm_control")))
 })
 
@@ -115,46 +115,46 @@ test_that("calm() runs the long schedule without the refinement unless told othe
   expect_equal(g$settings$control$rho_mult, calm:::schedule_presets()$short$rho_mult)
 })
 
-test_that("calm_control() holds refine_control() as its one field `refine`", {
-  rc <- refine_control()
-  expect_s3_class(rc, "calm_refine_control")
-  expect_output(print(rc), "<refine_control>")
+test_that("calm_control() holds search_control() as its one field `search`", {
+  rc <- search_control()
+  expect_s3_class(rc, "calm_search_control")
+  expect_output(print(rc), "<search_control>")
   # no flat refine_* arguments or fields any more
   expect_length(grep("^refine_", names(formals(calm_control))), 0L)
   expect_length(grep("^refine_", names(calm_control())), 0L)
-  expect_identical(calm_control()$refine, rc)
-  expect_identical(unclass(calm_control()), unclass(calm_control(refine = refine_control())))
-  ctrl <- calm_control(refine = refine_control(kicks = 7, order_starts = 4))
-  expect_equal(c(ctrl$refine$kicks, ctrl$refine$order_starts), c(7, 4))
-  # a list of refine_control()'s arguments works too
-  expect_equal(calm_control(refine = list(kicks = 3))$refine$kicks, 3)
+  expect_identical(calm_control()$search, rc)
+  expect_identical(unclass(calm_control()), unclass(calm_control(search = search_control())))
+  ctrl <- calm_control(search = search_control(kicks = 7, order_starts = 4))
+  expect_equal(c(ctrl$search$kicks, ctrl$search$order_starts), c(7, 4))
+  # a list of search_control()'s arguments works too
+  expect_equal(calm_control(search = list(kicks = 3))$search$kicks, 3)
   expect_error(calm_control(refine_kicks = 3), "refine_kicks", class = "calm_error_argument")
-  expect_output(print(calm_control()), "refine: <refine_control>")
+  expect_output(print(calm_control()), "search: <search_control>")
   # errors name the argument
-  expect_error(refine_control(kicks = -1), "`kicks`", class = "calm_error_argument")
-  expect_error(refine_control(kiks = 1), "kiks", class = "calm_error_argument")
-  expect_error(calm_control(refine = list(kiks = 1)), "refine_control", class = "calm_error_argument")
-  expect_error(calm_control(refine = 3), "refine_control", class = "calm_error_argument")
-  expect_error(refine_control(penalty = "aic"), "penalty", class = "calm_error_argument")
+  expect_error(search_control(kicks = -1), "`kicks`", class = "calm_error_argument")
+  expect_error(search_control(kiks = 1), "kiks", class = "calm_error_argument")
+  expect_error(calm_control(search = list(kiks = 1)), "search_control", class = "calm_error_argument")
+  expect_error(calm_control(search = 3), "search_control", class = "calm_error_argument")
+  expect_error(search_control(penalty = "aic"), "penalty", class = "calm_error_argument")
 })
 
-test_that("calm() takes the refinement's settings as refine_control(), in calm() or in control", {
+test_that("calm() takes the refinement's settings as search_control(), in calm() or in control", {
   set.seed(1)
   sem <- simulate_sem(8, n = 300)
   fit <- function(...) {
     set.seed(2)
     calm(sem$x, iter_per_round = 2000, verbose = FALSE, ...)
   }
-  f1 <- fit(refine = refine_control(kicks = 0, exact_max_d = 0))
-  f3 <- fit(control = calm_control(refine = refine_control(kicks = 0, exact_max_d = 0)))
+  f1 <- fit(search = search_control(kicks = 0, exact_max_d = 0))
+  f3 <- fit(control = calm_control(search = search_control(kicks = 0, exact_max_d = 0)))
   expect_identical(f1$amat, f3$amat)
   expect_identical(f3$refine$moves, f1$refine$moves)
   expect_identical(f1$settings$refine, "ges")
-  expect_equal(f1$settings$control$refine$exact_max_d, 0)
+  expect_equal(f1$settings$control$search$exact_max_d, 0)
   # the object in calm() replaces the settings of `control`
-  f4 <- fit(control = calm_control(refine = refine_control(kicks = 9)),
-            refine = refine_control(kicks = 1))
-  expect_equal(f4$settings$control$refine$kicks, 1)
+  f4 <- fit(control = calm_control(search = search_control(kicks = 9)),
+            search = search_control(kicks = 1))
+  expect_equal(f4$settings$control$search$kicks, 1)
   expect_error(fit(refine_kicks = 0), "refine_kicks", class = "calm_error_argument")
   f5 <- suppressWarnings(fit(refine = "none", max_rounds = 2))
   expect_identical(f5$settings$refine, "none")

@@ -329,7 +329,7 @@ test_that("boss(knowledge =) obeys the knowledge and finds the optimum under it"
     nm <- colnames(sem$x)
     bk <- knowledge_from_truth(sem$B, nm, tiers = s %% 2 == 1)
     set.seed(s)
-    fit <- boss(sem$x, starts = 4, knowledge = bk, kicks = 3)
+    fit <- boss(sem$x, starts = 4, knowledge = bk, control = search_control(kicks = 3))
     expect_true(obeys(fit, bk))
     # the CPDAG is the maximally oriented one: the required edges are directed
     kn <- calm:::resolve_knowledge(bk, nm, call = environment())
@@ -371,11 +371,11 @@ test_that("knowledge never makes the score worse than the best graph obeying it 
     # cross-validation depends on the knowledge
     set.seed(s)
     f0 <- suppressWarnings(calm(sem$x, iter_per_round = 3000, penalty_discount = 2,
-                                refine = refine_control(exact_max_d = 0), verbose = FALSE))
+                                search = search_control(exact_max_d = 0), verbose = FALSE))
     bk <- knowledge_obeyed_by(f0$amat, nm)
     set.seed(s)
     f1 <- suppressWarnings(calm(sem$x, iter_per_round = 3000, penalty_discount = 2,
-                                refine = refine_control(exact_max_d = 0), knowledge = bk, verbose = FALSE))
+                                search = search_control(exact_max_d = 0), knowledge = bk, verbose = FALSE))
     expect_true(obeys(f1, bk))
     expect_equal(f1$refine$lambda, f0$refine$lambda)
     expect_lte(f1$refine$score_best, f0$refine$score_best + 1e-8)
@@ -401,7 +401,7 @@ test_that("calm(knowledge =) runs every refinement stage under the knowledge", {
   # and no stage is skipped: BOSS's starts are recorded when it improved
   set.seed(1)
   fit2 <- suppressWarnings(calm(sem$x, iter_per_round = 3000, penalty_discount = 2,
-                                knowledge = bk, refine = refine_control(exact_max_d = 0), verbose = FALSE))
+                                knowledge = bk, search = search_control(exact_max_d = 0), verbose = FALSE))
   expect_true(obeys(fit2, bk))
   expect_lt(fit2$refine$score_best - ex$score, 1e-8)
   # each stage on its own keeps to the knowledge
@@ -409,7 +409,7 @@ test_that("calm(knowledge =) runs every refinement stage under the knowledge", {
                      list(empty_start = FALSE))) {
     set.seed(2)
     f <- suppressWarnings(calm(sem$x, iter_per_round = 3000, knowledge = bk, verbose = FALSE,
-                               refine = do.call(refine_control, c(list(exact_max_d = 0), stage))))
+                               search = do.call(search_control, c(list(exact_max_d = 0), stage))))
     expect_true(obeys(f, bk))
   }
 })

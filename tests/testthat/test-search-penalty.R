@@ -64,7 +64,7 @@ test_that("a fixed discount is the sparsity knob of calm() and boss(), with the 
   expect_identical(dense$penalty$method, "fixed")
   expect_equal(dense$refine$lambda, bic_lambda(500, 0.5))
   expect_gt(sum(dense$amat != 0), sum(sparse$amat != 0))
-  b <- boss(sem$x, penalty_discount = 8, starts = 3)
+  b <- boss(sem$x, starts = 3, control = search_control(penalty_discount = 8))
   expect_equal(b$penalty$lambda, bic_lambda(500, 8))
   expect_equal(b$settings$lambda1, bic_lambda(500, 8))
   # the same discount, the same score: up to 20 variables calm()'s refinement
@@ -73,17 +73,17 @@ test_that("a fixed discount is the sparsity knob of calm() and boss(), with the 
   expect_lte(sparse$refine$score_best,
              as.numeric(score_dag(b, sem$x, lambda1 = bic_lambda(500, 8))) + 1e-10)
   set.seed(3)
-  bc <- boss(sem$x, penalty_discount = "cv", penalty_grid = c(1, 3), penalty_folds = 3, starts = 2)
+  bc <- boss(sem$x, starts = 2, control = search_control(penalty_discount = "cv", penalty_grid = c(1, 3), penalty_folds = 3))
   expect_identical(bc$penalty$method, "cv")
   expect_true(bc$settings$penalty_discount %in% c(1, 3))
   # the extended BIC and a covariance
-  e <- calm(sem$x, refine = refine_control(penalty = "ebic"), verbose = FALSE)
+  e <- calm(sem$x, search = search_control(penalty = "ebic"), verbose = FALSE)
   expect_identical(e$penalty$method, "ebic")
   expect_equal(e$penalty$lambda, as.numeric(ebic_lambda(500, 12)))
   fc <- calm(cov = cov(sem$x), n = 500, verbose = FALSE)
   expect_identical(fc$penalty$method, "ebic")
   # "cv" needs data: from a covariance, boss() takes the extended BIC as calm() does
-  bcv <- boss(cov = cov(sem$x), n = 500, penalty_discount = "cv", starts = 2)
+  bcv <- boss(cov = cov(sem$x), n = 500, starts = 2, control = search_control(penalty_discount = "cv"))
   expect_identical(bcv$penalty$method, "ebic")
   expect_equal(bcv$penalty$lambda, fc$penalty$lambda)
 })
@@ -104,10 +104,10 @@ test_that("bad selection settings are refused with the argument named", {
   small <- calm(x, penalty_folds = 20, verbose = FALSE)
   expect_identical(small$penalty$folds, 15)
   set.seed(2)
-  expect_identical(boss(x, penalty_discount = "cv", penalty_folds = 20, starts = 2)$penalty$folds, 15)
-  expect_error(boss(x, penalty_discount = "cv", penalty_folds = 1), "penalty_folds")
-  expect_error(boss(x, penalty_discount = "bic"), "penalty_discount")
-  expect_error(boss(x, penalty_grid = 0), "penalty_grid")
+  expect_identical(boss(x, starts = 2, control = search_control(penalty_discount = "cv", penalty_folds = 20))$penalty$folds, 15)
+  expect_error(boss(x, control = search_control(penalty_discount = "cv", penalty_folds = 1)), "penalty_folds")
+  expect_error(boss(x, control = search_control(penalty_discount = "bic")), "penalty_discount")
+  expect_error(boss(x, control = search_control(penalty_grid = 0)), "penalty_grid")
   x[1, 1] <- NA
   expect_error(select_penalty(x), "x")
 })
@@ -117,8 +117,8 @@ test_that("above order_all_pairs variables with an estimated moral graph the pen
   sem <- simulate_sem(8, k = 1, n = 300)
   # the limit lowered below d stands in for a large problem
   set.seed(3)
-  big <- calm(sem$x, refine = refine_control(order_all_pairs = 5), verbose = FALSE)
-  # the first fit: the extended BIC at gamma 1 (refine_control(gamma = "auto"))
+  big <- calm(sem$x, search = search_control(order_all_pairs = 5), verbose = FALSE)
+  # the first fit: the extended BIC at gamma 1 (search_control(gamma = "auto"))
   first <- attr(ebic_lambda(300, 8, gamma = 1), "discount")
   expect_identical(big$penalty$method, "cv")
   expect_equal(big$penalty$in_order, first)
@@ -134,30 +134,30 @@ test_that("above order_all_pairs variables with an estimated moral graph the pen
   expect_equal(big$refine$lambda, big$penalty$lambda)
   # set.seed() reproduces the choice and the graph
   set.seed(3)
-  again <- calm(sem$x, refine = refine_control(order_all_pairs = 5), verbose = FALSE)
+  again <- calm(sem$x, search = search_control(order_all_pairs = 5), verbose = FALSE)
   expect_identical(again$penalty$table, big$penalty$table)
   expect_identical(as_amat(again), as_amat(big))
   # a gamma the user gives is the first fit's
   set.seed(3)
-  g75 <- calm(sem$x, refine = refine_control(order_all_pairs = 5, gamma = 0.75), verbose = FALSE)
+  g75 <- calm(sem$x, search = search_control(order_all_pairs = 5, gamma = 0.75), verbose = FALSE)
   expect_equal(g75$penalty$in_order, attr(ebic_lambda(300, 8), "discount"))
   # the extended BIC when asked for, and with no more rows than variables:
   # gamma 0.75 under "auto"
-  asked <- calm(sem$x, refine = refine_control(order_all_pairs = 5, penalty = "ebic"),
+  asked <- calm(sem$x, search = search_control(order_all_pairs = 5, penalty = "ebic"),
                 verbose = FALSE)
   expect_identical(asked$penalty$method, "ebic")
   expect_equal(asked$penalty$lambda, as.numeric(ebic_lambda(300, 8)))
-  few <- calm(sem$x[1:8, ], refine = refine_control(order_all_pairs = 5), verbose = FALSE)
+  few <- calm(sem$x[1:8, ], search = search_control(order_all_pairs = 5), verbose = FALSE)
   expect_identical(few$penalty$method, "ebic")
   expect_equal(few$penalty$lambda, as.numeric(ebic_lambda(8, 8)))
   expect_identical(calm(sem$x, verbose = FALSE)$penalty$method, "cv")
   expect_null(calm(sem$x, verbose = FALSE)$penalty$in_order)
   # a moral graph the user gives is searched inside, at any size
-  given <- calm(sem$x, moral = moral_graph(sem$dag), refine = refine_control(order_all_pairs = 5),
+  given <- calm(sem$x, moral = moral_graph(sem$dag), search = search_control(order_all_pairs = 5),
                 verbose = FALSE)
   expect_identical(given$penalty$method, "cv")
   # the rule itself
-  ctrl <- calm_control(refine = refine_control(order_all_pairs = 5))
+  ctrl <- calm_control(search = search_control(order_all_pairs = 5))
   mo <- list(source = "iamb")
   expect_null(calm:::selection_mask(matrix(1, 8, 8), mo, NULL, ctrl))
   expect_identical(calm:::selection_mask(matrix(1, 4, 4), mo, NULL, ctrl), matrix(1, 4, 4) - diag(4))
@@ -251,7 +251,7 @@ test_that("where the choice in order moves the discount, the refinement runs aga
   # predicts the held-out rows better by more than 3 standard errors
   set.seed(5)
   sem <- simulate_sem(20, k = 2, n = 500, weight_range = c(0.1, 0.5))
-  ctl <- function(...) refine_control(order_all_pairs = 10, ...)
+  ctl <- function(...) search_control(order_all_pairs = 10, ...)
   set.seed(2)
   fit <- calm(sem$x, refine = ctl(), verbose = FALSE)
   set.seed(2)

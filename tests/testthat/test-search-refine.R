@@ -115,7 +115,7 @@ test_that("calm() refines by default, records what it did, and refine = 'none' i
   expect_null(f0$refine)
   set.seed(5)
   sem <- simulate_sem(10, k = 1, n = 500)
-  f1 <- calm(sem$x, iter_per_round = 5000, refine = refine_control(penalty = "ebic"),
+  f1 <- calm(sem$x, iter_per_round = 5000, search = search_control(penalty = "ebic"),
              continuous = "always", verbose = FALSE)
   r <- f1$refine
   expect_type(r, "list")
@@ -180,34 +180,34 @@ test_that("ebic_lambda() is the BIC plus gamma log(d (d - 1)) / n, and calm() ca
   sem <- simulate_sem(8, k = 1, n = 300)
   fb <- calm(sem$x, penalty_discount = 3, verbose = FALSE)
   expect_equal(fb$refine$lambda, bic_lambda(300, 3))
-  fe <- calm(sem$x, refine = refine_control(penalty = "ebic", gamma = 0), verbose = FALSE)
+  fe <- calm(sem$x, search = search_control(penalty = "ebic", gamma = 0), verbose = FALSE)
   expect_equal(fe$refine$lambda, bic_lambda(300, 1))
-  expect_error(refine_control(gamma = -1), "`gamma`")
-  expect_error(refine_control(gamma = "a"), "`gamma`")
+  expect_error(search_control(gamma = -1), "`gamma`")
+  expect_error(search_control(gamma = "a"), "`gamma`")
 })
 
 test_that("bad refinement settings are refused with the argument named", {
   set.seed(1)
   x <- simulate_sem(4, n = 50)$x
   expect_error(calm(x, refine = "hill"), "refine")
-  expect_error(refine_control(penalty = -1), "`penalty`")
-  expect_error(refine_control(penalty = "aic"), "`penalty`")
+  expect_error(search_control(penalty = -1), "`penalty`")
+  expect_error(search_control(penalty = "aic"), "`penalty`")
   expect_error(calm_control(penalty_discount = "a"), "penalty_discount")
   expect_error(calm_control(penalty_discount = -1), "penalty_discount")
   expect_error(calm_control(penalty_grid = c(1, NA)), "penalty_grid")
   expect_error(calm_control(penalty_grid = numeric()), "penalty_grid")
   expect_error(calm_control(penalty_grid = c(-1, 2)), "penalty_grid")
   expect_error(calm_control(penalty_folds = 1), "penalty_folds")
-  expect_error(refine_control(forward = NA), "`forward`")
-  expect_error(refine_control(order = "yes"), "`order`")
-  expect_error(refine_control(order_starts = 0), "`order_starts`")
-  expect_error(refine_control(order_free_starts = NA), "`order_free_starts`")
-  expect_error(refine_control(order_free_starts = "yes"), "`order_free_starts`")
-  expect_error(refine_control(order_wide_starts = -1), "`order_wide_starts`")
-  expect_error(refine_control(order_wide_starts = NA), "`order_wide_starts`")
-  expect_error(refine_control(exact_limit = 25), "`exact_limit`")
-  expect_error(refine_control(grow_ratio = 1.5), "`grow_ratio`")
-  expect_error(refine_control(grow_ratio = NA), "`grow_ratio`")
+  expect_error(search_control(forward = NA), "`forward`")
+  expect_error(search_control(order = "yes"), "`order`")
+  expect_error(search_control(order_starts = 0), "`order_starts`")
+  expect_error(search_control(order_free_starts = NA), "`order_free_starts`")
+  expect_error(search_control(order_free_starts = "yes"), "`order_free_starts`")
+  expect_error(search_control(order_wide_starts = -1), "`order_wide_starts`")
+  expect_error(search_control(order_wide_starts = NA), "`order_wide_starts`")
+  expect_error(search_control(exact_limit = 25), "`exact_limit`")
+  expect_error(search_control(grow_ratio = 1.5), "`grow_ratio`")
+  expect_error(search_control(grow_ratio = NA), "`grow_ratio`")
 })
 
 test_that("the order search never ends worse than its start and finds the truth on population covariances", {
@@ -242,7 +242,7 @@ test_that("calm()'s moves without the final exact step reach the exact optimum o
   skip_on_cran()
   # inst/bench/bench_optimum.R runs the same comparison on 60 problems and
   # prints the rate (58 of 60 on seeds 1001-1060, before the exact step)
-  no_exact <- calm_control(refine = refine_control(exact_max_d = 0))
+  no_exact <- calm_control(search = search_control(exact_max_d = 0))
   set.seed(3001)
   reached <- vapply(1:40, function(r) {
     d <- sample(8:11, 1)
@@ -288,7 +288,7 @@ test_that("up to refine_exact_max_d variables calm() ends at the exact optimum o
   expect_true(all(fit$amat[m == 0] == 0))
   ex <- exact_search(sem$x, lambda1 = fit$refine$lambda, moral = m)
   expect_equal(fit$refine$score_best, ex$score, tolerance = 1e-9)
-  expect_error(refine_control(exact_max_d = 26), "`exact_max_d`")
+  expect_error(search_control(exact_max_d = 26), "`exact_max_d`")
 })
 
 test_that("on pcalg's gmG8 data calm() returns the true CPDAG", {
@@ -314,14 +314,14 @@ test_that("with a given moral graph, starts from a search over all pairs reach t
     a <- calm(cov = sem$sigma, n = Inf, moral = M, standardize = FALSE, verbose = FALSE)
     set.seed(100 + s)
     b <- calm(cov = sem$sigma, n = Inf, moral = M, standardize = FALSE, verbose = FALSE,
-              control = calm_control(refine = refine_control(order_free_starts = FALSE, kicks = 0)))
+              control = calm_control(search = search_control(order_free_starts = FALSE, kicks = 0)))
     expect_equal(shd_cpdag(a, sem$dag), 0)
     expect_gt(shd_cpdag(b, sem$dag), 10)
     expect_lt(a$refine$score_after, b$refine$score_after - 0.01)
-    # the kicks alone (refine_control(kicks)) also get there from the same starts
+    # the kicks alone (search_control(kicks)) also get there from the same starts
     set.seed(100 + s)
     k <- calm(cov = sem$sigma, n = Inf, moral = M, standardize = FALSE, verbose = FALSE,
-              control = calm_control(refine = refine_control(order_free_starts = FALSE)))
+              control = calm_control(search = search_control(order_free_starts = FALSE)))
     expect_equal(shd_cpdag(k, sem$dag), 0)
     # all keep to the given moral graph
     expect_true(all((as_amat(a) != 0) <= M))
@@ -335,13 +335,13 @@ test_that("the refinement's kicks never end worse, are reproducible and are labe
   set.seed(64)
   sem <- simulate_sem(30, k = 4, n = 1000)
   set.seed(2)
-  none <- calm(sem$x, control = calm_control(refine = refine_control(kicks = 0)), verbose = FALSE)
+  none <- calm(sem$x, control = calm_control(search = search_control(kicks = 0)), verbose = FALSE)
   set.seed(2)
   kicked <- calm(sem$x, verbose = FALSE)
   set.seed(2)
   again <- calm(sem$x, verbose = FALSE)
-  expect_identical(calm_control()$refine$kicks, 20L)
-  expect_identical(calm_control()$refine$kick_size, 5L)
+  expect_identical(calm_control()$search$kicks, 20L)
+  expect_identical(calm_control()$search$kick_size, 5L)
   expect_lte(kicked$refine$score_best, none$refine$score_best + 1e-9)
   expect_identical(as_amat(kicked), as_amat(again))
   order_moves <- kicked$refine$moves$clique[kicked$refine$moves$type == "order"]
@@ -350,14 +350,14 @@ test_that("the refinement's kicks never end worse, are reproducible and are labe
   }
 })
 
-test_that("the refinement's second pass of BOSS starts (refine_control(grow_ratio)) never ends worse here", {
+test_that("the refinement's second pass of BOSS starts (search_control(grow_ratio)) never ends worse here", {
   skip_on_cran()
   set.seed(63)
   sem <- simulate_sem(30, k = 4, n = 1000)
   set.seed(1)
-  plain <- calm(sem$x, control = calm_control(refine = refine_control(grow_ratio = 1)), verbose = FALSE)
+  plain <- calm(sem$x, control = calm_control(search = search_control(grow_ratio = 1)), verbose = FALSE)
   set.seed(1)
-  both <- calm(sem$x, control = calm_control(refine = refine_control(grow_ratio = 0.5)),
+  both <- calm(sem$x, control = calm_control(search = search_control(grow_ratio = 0.5)),
                verbose = FALSE)
   expect_lte(both$refine$score_best, plain$refine$score_best + 1e-9)
   order_moves <- both$refine$moves$clique[both$refine$moves$type == "order"]
@@ -402,7 +402,7 @@ test_that("insertions kept between moves give the same search as scoring every i
 })
 
 test_that("grow_ratio = \"auto\" runs the second grow ratio only with n <= d", {
-  expect_identical(calm_control()$refine$grow_ratio, "auto")
+  expect_identical(calm_control()$search$grow_ratio, "auto")
   expect_identical(calm:::refine_grow_ratio("auto", 1000, 30), 1)
   expect_identical(calm:::refine_grow_ratio("auto", 30, 30), 0.5)
   expect_identical(calm:::refine_grow_ratio(0.3, 1000, 30), 0.3)
@@ -411,7 +411,7 @@ test_that("grow_ratio = \"auto\" runs the second grow ratio only with n <= d", {
   set.seed(1)
   auto <- calm(sem$x, verbose = FALSE)
   set.seed(1)
-  half <- calm(sem$x, control = calm_control(refine = refine_control(grow_ratio = 0.5)),
+  half <- calm(sem$x, control = calm_control(search = search_control(grow_ratio = 0.5)),
                verbose = FALSE)
   expect_identical(auto$amat, half$amat)
 })
@@ -432,7 +432,7 @@ test_that("the exact search runs when BOSS's starts disagree, and only then", {
   fit <- calm(sem$x, verbose = FALSE)
   expect_false(fit$refine$exact_run)
   set.seed(1)
-  no_boss <- calm(sem$x, control = calm_control(refine = refine_control(order = FALSE)),
+  no_boss <- calm(sem$x, control = calm_control(search = search_control(order = FALSE)),
                   verbose = FALSE)
   expect_true(no_boss$refine$exact_run)
   expect_equal(fit$refine$score_best, no_boss$refine$score_best, tolerance = 1e-9)
@@ -456,7 +456,7 @@ test_that("above order_all_pairs variables, BOSS over all pairs from the masked 
     set.seed(1)
     # one penalty for both (the extended BIC), so that their scores compare
     calm(sem$x, verbose = FALSE,
-         refine = refine_control(order_all_pairs = 10, order_wide_starts = w, penalty = "ebic"))
+         search = search_control(order_all_pairs = 10, order_wide_starts = w, penalty = "ebic"))
   }
   wide <- fit_with(5)
   inside <- fit_with(0)
@@ -468,7 +468,7 @@ test_that("above order_all_pairs variables, BOSS over all pairs from the masked 
   expect_true(all((as_amat(wide) != 0) <= wide$refine$mask))
   # within the limit the search is over all pairs already: no second run
   set.seed(1)
-  small <- calm(sem$x, verbose = FALSE, refine = refine_control(order_wide_starts = 5))
+  small <- calm(sem$x, verbose = FALSE, search = search_control(order_wide_starts = 5))
   expect_false(any(grepl("over all pairs", small$refine$moves$clique)))
 })
 
@@ -529,15 +529,15 @@ test_that("above all_pairs_max_d variables the steps beyond the moral graph use 
   expect_identical(calm:::wide_pairs(adj, FALSE, 2), matrix(1, 5, 5) - diag(5))
   expect_identical(unname(calm:::wide_pairs(adj, TRUE, 4)), unname(expected))
   # the setting: a whole number or Inf
-  expect_identical(refine_control(all_pairs_max_d = Inf)$all_pairs_max_d, Inf)
-  expect_equal(refine_control()$all_pairs_max_d, 500)
-  expect_error(refine_control(all_pairs_max_d = -1), class = "calm_error_argument")
-  expect_error(refine_control(all_pairs_max_d = "many"), "all_pairs_max_d")
+  expect_identical(search_control(all_pairs_max_d = Inf)$all_pairs_max_d, Inf)
+  expect_equal(search_control()$all_pairs_max_d, 500)
+  expect_error(search_control(all_pairs_max_d = -1), class = "calm_error_argument")
+  expect_error(search_control(all_pairs_max_d = "many"), "all_pairs_max_d")
   # a fit above the limit refines inside the two-hop pairs: its graph's
   # adjacencies outside the moral graph share a neighbour in it
   set.seed(61)
   sem <- simulate_sem(40, k = 1, n = 400)
-  fit <- calm(sem$x, verbose = FALSE, refine = refine_control(all_pairs_max_d = 10))
+  fit <- calm(sem$x, verbose = FALSE, search = search_control(all_pairs_max_d = 10))
   mg <- as_amat(fit$moral)
   within <- calm:::two_hop_pairs(mg)
   skel <- pmax(fit$amat, t(fit$amat))
