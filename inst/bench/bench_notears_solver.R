@@ -1,5 +1,5 @@
 # NOTEARS's L-BFGS-B subproblems on non-standardized 50-node ER4 (or ER1)
-# data (the graphs and data of inst/scripts/table7.R setting 3, or setting 1,
+# data (the graphs and data of inst/bench/paper/table7.R setting 3, or setting 1,
 # benchmark_methods() seed 2025): calm's notears_linear() with each of its
 # two solvers (notears_control(solver = "lbfgspp"), the C++ LBFGSpp
 # library's L-BFGS-B, and solver = "optim", R's lbfgsb(), L-BFGS-B 2.3)
