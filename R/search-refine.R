@@ -86,14 +86,20 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   if (exact_run) state <- refine_exact(ctx, state)
   lap("exact")
   score_best <- state$score
+  min_risk_run <- min_risk_applies(ctx)
   state <- refine_min_risk(ctx, state)
   lap("min_risk")
+  # the stages that ran, in order (the record's `stages`)
+  ran <- c(ges_start = TRUE, ges_empty = isTRUE(ctrl$search$empty_start),
+           boss = isTRUE(ctrl$search$order), boss_wide = !is.null(state$wide_seconds),
+           exact = exact_run, min_risk = min_risk_run)
   nm <- ctx$nm
   cpdag <- set_node_names(state$cpdag, nm)
   # keep the DAG when the class did not change, so that the refined fit of
   # an unchanged graph is the same DAG
   new_dag <- if (nrow(state$moves) == 0L) dag else set_node_names(member_dag(cpdag, kn), nm)
-  record <- list(method = "ges", lambda = lambda, forward = forward,
+  record <- list(method = "search", stages = names(ran)[ran], lambda = lambda,
+                 forward = forward,
                  dag_before = dag, cpdag_before = set_node_names(start_cpdag(dag), nm),
                  score_before = score_before, score_after = state$score,
                  score_best = score_best, exact_run = exact_run, moves = state$moves,

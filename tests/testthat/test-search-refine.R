@@ -544,3 +544,18 @@ test_that("above all_pairs_max_d variables the steps beyond the moral graph use 
   expect_true(all(skel[within == 0] == 0))
   expect_lte(shd_cpdag(fit, sem$B), 3)
 })
+
+test_that("the refinement's record lists the stages that ran", {
+  set.seed(21)
+  sem <- simulate_sem(8, k = 1, n = 300)
+  fit <- calm(sem$x, verbose = FALSE)
+  expect_identical(fit$refine$method, "search")
+  # 8 variables and more rows than variables: the minimum-risk step runs;
+  # the exact search runs when BOSS disagrees with itself
+  expected <- c("ges_start", "ges_empty", "boss", if (fit$refine$exact_run) "exact", "min_risk")
+  expect_identical(fit$refine$stages, expected)
+  off <- calm(sem$x, verbose = FALSE,
+              search = search_control(empty_start = FALSE, order = FALSE, exact_max_d = 0,
+                                      risk_starts = 0))
+  expect_identical(off$refine$stages, "ges_start")
+})
