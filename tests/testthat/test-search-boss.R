@@ -271,3 +271,23 @@ test_that("boss is available in benchmark_methods()", {
   expect_identical(as.character(res$method), "boss")
   expect_true(is.finite(res$shd))
 })
+
+# Bad inputs (the table of helper-bad-input.R)
+test_that("bad inputs to boss() end in clear errors, warnings or results", {
+  expect_bad_inputs(bad_input_section({
+err("boss", "x", boss("a"))
+err("boss", "x", boss(with_na(x)), pattern = "complete.cases")
+err("boss", "cov", boss(cov = singular))
+err("boss", "standardize", boss(x, standardize = NA))
+err("boss", "bes", boss(x, bes = "yes"))
+err("boss", "penalty_discount", boss(x, control = search_control(penalty_discount = -1)))
+err("boss", "starts", boss(x, starts = 0))
+err("boss", "starts", boss(x, starts = list(1:3)))
+err("boss", "exact_limit", boss(x, control = search_control(exact_limit = 21)))
+err("boss", "grow_ratio", boss(x, control = search_control(grow_ratio = 1.5)))
+err("boss", "grow_ratio", boss(x, control = search_control(grow_ratio = c(0.5, 1))))
+ok("boss", boss(x, starts = 2), function(f) inherits(f, "calm_fit") && is_dag(f))
+ok("boss", boss(x[1:5, ], starts = 2), function(f) inherits(f, "calm_fit") && is_dag(f))
+err("boss", "x", boss(cbind(x[1:5, ], copy = x[1:5, 2])), pattern = "X2 and copy")
+  }))
+})

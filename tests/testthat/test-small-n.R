@@ -1,4 +1,4 @@
-# Fewer observations than variables (issue 36): the searches refuse parent
+# Fewer observations than variables: the searches refuse parent
 # sets the sample cannot fit, not the data (see score_dag(), section "Fewer
 # observations than variables").
 
