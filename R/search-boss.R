@@ -20,9 +20,9 @@
 #' tables are shared by the starts that run in one process.
 #'
 #' @section Score:
-#' The score is `sum_j [ 1/2 log(v_j) + lambda1 |pa(j)| ]` per sample, with
+#' The score is `sum_j [ 1/2 log(v_j) + edge_penalty |pa(j)| ]` per sample, with
 #' `v_j` the residual variance of variable `j` on its parents. By default
-#' `lambda1 = penalty_discount * log(n) / (2 n)` ([bic_lambda()]): the BIC
+#' `edge_penalty = penalty_discount * log(n) / (2 n)` ([bic_lambda()]): the BIC
 #' with a penalty discount, as in Tetrad's BOSS (default discount 2, used
 #' here when there are more rows than variables) and in
 #' pcalg's `GaussL0penObsScore` with `lambda = penalty_discount * log(n) / 2`.
@@ -30,7 +30,7 @@
 #' its BIC scores were rewritten in March 2026, half the discount since (in
 #' its current source `lambda_value = 1` gives the graphs and scores of
 #' `penalty_discount = 2`, and its default 2 is discount 4). A population covariance
-#' (`n = Inf`) has no BIC; `lambda1` then defaults to 0.001 (a larger
+#' (`n = Inf`) has no BIC; `edge_penalty` then defaults to 0.001 (a larger
 #' penalty stops the greedy parent choices early there).
 #'
 #' @section Defaults:
@@ -69,7 +69,8 @@
 #'   `kicks` and `kick_size`. Three of them have other defaults here than in
 #'   [calm()]'s refinement, used where the object does not set them (see
 #'   "Defaults"). `NULL` (default): `search_control()` with those three.
-#' @param lambda1 Penalty per edge and per sample. `NULL` (default): the
+#' @param edge_penalty Penalty per edge and per sample (formerly `lambda1`,
+#'   still accepted with a deprecation warning). `NULL` (default): the
 #'   BIC with `control`'s `penalty_discount` for finite `n`, 0.001 for a
 #'   population covariance.
 #' @param starts The number of random start orders (`NULL`, the default:
@@ -79,7 +80,8 @@
 #'   `control` (`penalty_discount`, `penalty_grid`, `penalty_folds`,
 #'   `exact_limit`, `max_sweeps`, `grow_ratio`, `kicks`, `kick_size`) are
 #'   still accepted by name, with a deprecation warning, and set those
-#'   fields of `control`.
+#'   fields of `control`; so is `lambda1`, the former name of
+#'   `edge_penalty`.
 #' @param bes Prune each start's graph by backward equivalence search
 #'   (default `TRUE`).
 #' @param moral Restricts the search to the edges of a moral graph.
@@ -108,7 +110,7 @@
 #' @return A `calm_fit` (see [calm()]) with `method = "boss"`: the DAG in
 #'   `amat` (a member of the best class), its CPDAG, least-squares weights
 #'   `B` and noise variances `omega`, and further `score` (the best score,
-#'   equal to `score_dag(fit, cov = fit_covariance, lambda1 = fit$settings$lambda1)`),
+#'   equal to `score_dag(fit, cov = fit_covariance, edge_penalty = fit$settings$edge_penalty)`),
 #'   `order` (the best start's final order), `starts` (a data frame with each
 #'   start's score after the order search and after BES, its node moves and
 #'   BES moves, and whether it gave the result), `kicks_improved` (the
@@ -133,7 +135,7 @@
 #' fit_bk <- boss(sem$x, starts = 4, knowledge = bk)
 #' fit_bk$amat[c("X1", "X3"), c("X2", "X1")]
 #' @export
-boss <- function(x, cov = NULL, n = NULL, control = NULL, lambda1 = NULL, starts = NULL,
+boss <- function(x, cov = NULL, n = NULL, control = NULL, edge_penalty = NULL, starts = NULL,
                  bes = TRUE, moral = "none", standardize = TRUE, knowledge = NULL,
                  targets = NULL, target_index = NULL, ...) {
   cl <- match.call()
@@ -142,7 +144,8 @@ boss <- function(x, cov = NULL, n = NULL, control = NULL, lambda1 = NULL, starts
   if (missing(x)) x <- NULL
   check_flag(standardize, "standardize", call = env)
   check_flag(bes, "bes", call = env)
-  sc <- boss_settings(control, list(...), call = env)
+  dots <- take_old_names(list(...), c(lambda1 = "edge_penalty"), "boss", env)
+  sc <- boss_settings(control, dots, call = env)
   exact_limit <- sc$exact_limit
   max_sweeps <- sc$max_sweeps
   grow_ratio <- sc$grow_ratio
@@ -162,18 +165,18 @@ boss <- function(x, cov = NULL, n = NULL, control = NULL, lambda1 = NULL, starts
                                                              knowledge = kn)
   mask <- if (is.null(mo)) matrix(1, d, d) - diag(d) else mo$mask
   storage.mode(mask) <- "double"
-  pen <- boss_penalty(lambda1, sc, cv, mask, call = env)
-  lambda1 <- pen$lambda
+  pen <- boss_penalty(edge_penalty, sc, cv, mask, call = env)
+  lambda <- pen$lambda
 
   t0 <- proc.time()[["elapsed"]]
   mp <- max_parents_for(cv$n)
-  r <- boss_run(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio, kn = kn,
+  r <- boss_run(sigma, mask, lambda, orders, max_sweeps, exact_limit, bes, grow_ratio, kn = kn,
                 max_parents = mp)
   # kicks from the best start's order; the starts' record stays the one above
-  r <- kick_search(r, sigma, mask, lambda1, max_sweeps, exact_limit, bes, grow_ratio,
+  r <- kick_search(r, sigma, mask, lambda, max_sweeps, exact_limit, bes, grow_ratio,
                    kicks, kick_size, c(1, 0.5), kn = kn, max_parents = mp)
   if (!is.null(tg)) {
-    r[c("dag", "score")] <- polish_interventional(r$dag, sigma, lambda1, cv$n, kn, exact_limit)
+    r[c("dag", "score")] <- polish_interventional(r$dag, sigma, lambda, cv$n, kn, exact_limit)
   }
   elapsed <- proc.time()[["elapsed"]] - t0
 
@@ -183,7 +186,7 @@ boss <- function(x, cov = NULL, n = NULL, control = NULL, lambda1 = NULL, starts
   starts_df$best <- seq_len(nrow(starts_df)) == r$best_start
   new_calm_fit(
     amat, sigma = sigma, n = cv$n, method = "boss",
-    settings = list(lambda1 = lambda1, penalty_discount = pen$discount,
+    settings = list(edge_penalty = lambda, penalty_discount = pen$discount,
                     starts = ncol(orders), bes = bes, moral = if (is.null(mo)) "none" else mo$source,
                     standardize = standardize, exact_limit = exact_limit, max_sweeps = max_sweeps,
                     grow_ratio = grow_ratio, kicks = kicks, kick_size = kick_size,
@@ -228,12 +231,12 @@ start_orders <- function(starts, nm, call) {
 # result does not depend on the plan (nor on `groups`, consecutive runs of
 # start indices, which tests set). `progress`: report the groups through
 # progressr (boss()); the refinement's runs report nothing.
-boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio,
+boss_run <- function(sigma, mask, lambda, orders, max_sweeps, exact_limit, bes, grow_ratio,
                      kn = NULL, max_parents = -1L, keep_graphs = FALSE, progress = TRUE,
                      groups = start_groups(ncol(orders))) {
   p <- if (progress) progressr::progressor(steps = length(groups)) else NULL
   search <- function(idx) {
-    boss_search(sigma, mask, lambda1, orders[, idx, drop = FALSE], max_sweeps, exact_limit, bes,
+    boss_search(sigma, mask, lambda, orders[, idx, drop = FALSE], max_sweeps, exact_limit, bes,
                 grow_ratio, kn = kn, max_parents = max_parents, keep_graphs = keep_graphs)
   }
   runs <- if (length(groups) == 1L) {
@@ -318,13 +321,13 @@ boss_search <- function(sigma, mask, lambda, starts, max_sweeps, exact_limit, be
 # The kicked search's graph, score and order replace those of `best` when
 # they score better; `kicks_improved` counts the kicks that found a better
 # graph (0 when `best` is kept). `max_parents`: see max_parents_for().
-kick_search <- function(best, sigma, mask, lambda1, max_sweeps, exact_limit, bes, grow_ratio,
+kick_search <- function(best, sigma, mask, lambda, max_sweeps, exact_limit, bes, grow_ratio,
                         kicks, kick_size, ratios, kn = NULL,
                         max_parents = -1L) {
   best$kicks_improved <- 0L
   if (kicks <= 0) return(best)
   d <- ncol(sigma)
-  kk <- boss_search(sigma, mask, lambda1, matrix(best$order, nrow = d), max_sweeps, exact_limit,
+  kk <- boss_search(sigma, mask, lambda, matrix(best$order, nrow = d), max_sweeps, exact_limit,
                     bes, grow_ratio, draw_kicks(d, kicks, kick_size), ratios, kn = kn,
                     max_parents = max_parents)
   if (kk$score < best$score - score_tol) {
@@ -334,19 +337,24 @@ kick_search <- function(best, sigma, mask, lambda1, max_sweeps, exact_limit, bes
   best
 }
 
-# boss()'s penalty, through resolve_penalty(): `lambda1` when given, 0.001
+# boss()'s penalty, through resolve_penalty(): `edge_penalty` when given, 0.001
 # for a population covariance, else the discount of `sc` (a search_control()
 # object; boss()'s default "auto" is 2, Tetrad's BOSS, with more rows than
 # variables, and the extended BIC with n <= d, where discount 2 fits the
 # noise: on 10 ER1 graphs at d = 60, n = 40, mean SHD 47.2 against 26.3, and
 # the same fits with n = 200).
-boss_penalty <- function(lambda1, sc, cv, mask, call) {
-  fixed <- if (!is.null(lambda1)) {
-    penalty_record("lambda", NA_real_, check_number(lambda1, "lambda1", lower = 0, call = call))
+boss_penalty <- function(edge_penalty, sc, cv, mask, call) {
+  fixed <- if (!is.null(edge_penalty)) {
+    penalty_record("lambda", NA_real_,
+                   check_number(edge_penalty, "edge_penalty", lower = 0, call = call))
   }
   resolve_penalty(sc$penalty_discount, cv$n, ncol(cv$sigma), cv$x, mask, fixed = fixed,
                   population = penalty_record("lambda", NA_real_, 0.001), sc = sc, call = call)
 }
+
+# The settings boss() took as arguments before `control` (deprecated).
+boss_old_settings <- c("penalty_discount", "penalty_grid", "penalty_folds", "exact_limit",
+                       "max_sweeps", "grow_ratio", "kicks", "kick_size")
 
 # boss()'s own defaults where they differ from search_control()'s, for the
 # reasons in ?boss ("Defaults"); they apply to the fields the user did not set.
@@ -359,8 +367,7 @@ boss_settings <- function(control, dots, call) {
   sc <- search_settings_arg(control, call = call, arg = "control")
   given <- attr(sc, "given")
   if (length(dots) > 0L) {
-    old <- c("penalty_discount", "penalty_grid", "penalty_folds", "exact_limit", "max_sweeps",
-             "grow_ratio", "kicks", "kick_size")
+    old <- boss_old_settings
     renamed <- stats::setNames(as.list(old), old)
     dots <- undeprecate_args(dots, renamed, "search_control", "boss", call = call)
     nm <- names(dots) %||% rep("", length(dots))

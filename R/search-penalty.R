@@ -321,7 +321,7 @@ print.calm_penalty <- function(x, ...) {
 # The one resolver of the discrete searches' penalty: calm()'s refinement,
 # boss() and ges_pcalg() call it and keep its record. In this order:
 # 1. `fixed`: a record the caller made of a penalty the user gave per edge
-#    and sample (boss(lambda1 = ), search_control(penalty = <number>));
+#    and sample (boss(edge_penalty = ), search_control(penalty = <number>));
 # 2. a population covariance (n = Inf) has no BIC: `population`, the
 #    learner's own record (calm(): its lambda1; boss(): 0.001, see ?boss);
 # 3. `ebic = TRUE` (search_control(penalty = "ebic")): the extended BIC;

@@ -40,7 +40,8 @@ for (r in seq_len(reps)) {
     fit <- switch(m,
       calm = do.call(calm, c(data_args, list(moral = moral, verbose = FALSE,
                                              control = calm_control(search = search_control(grow_ratio = g))))),
-      boss = do.call(boss, c(data_args, list(lambda1 = lam, starts = 10, grow_ratio = g,
+      boss = do.call(boss, c(data_args, list(edge_penalty = lam, starts = 10,
+                                             control = search_control(grow_ratio = g),
                                              moral = if (pop) moral else "none"))),
       stop("unknown method ", m))
     secs <- proc.time()[["elapsed"]] - t0
@@ -52,7 +53,7 @@ for (r in seq_len(reps)) {
     rows[[length(rows) + 1L]] <- data.frame(
       d = d, k = k, n = n, seed = seed, method = m, grow_ratio = g,
       shd = shd_cpdag(fit, sem$B),
-      score = as.numeric(score_dag(fit$cpdag_amat, cov = sigma, lambda1 = lam)),
+      score = as.numeric(score_dag(fit$cpdag_amat, cov = sigma, edge_penalty = lam)),
       seconds = secs)
     cat(sprintf("seed %d %-4s ratio %-5g SHD %3d score %.5f %.1fs\n", seed, m, g,
                 rows[[length(rows)]]$shd, rows[[length(rows)]]$score, secs))

@@ -24,7 +24,7 @@ best_known <- function(dat, seed) {
   set.seed(seed + 7L)
   starts <- lapply(1:30, function(i) sample.int(d))
   fits <- lapply(c(1, 0.5), function(g) {
-    boss(cov = dat$sigma, n = n, lambda1 = dat$lam_ebic, starts = starts, standardize = FALSE, control = search_control(grow_ratio = g, kicks = 100))
+    boss(cov = dat$sigma, n = n, edge_penalty = dat$lam_ebic, starts = starts, standardize = FALSE, control = search_control(grow_ratio = g, kicks = 100))
   })
   min(vapply(fits, `[[`, numeric(1), "score"))
 }

@@ -122,8 +122,8 @@ for (cell in cells) {
       if (inherits(fit, "calm_fit") && !is.null(fit$penalty)) {
         lam <- fit$penalty$lambda
         extra$discount <- fit$penalty$discount
-        extra$score_fit <- as.numeric(score_dag(fit, dat$x, lambda1 = lam))
-        extra$score_truth <- as.numeric(score_dag(dat$truth, dat$x, lambda1 = lam))
+        extra$score_fit <- as.numeric(score_dag(fit, dat$x, edge_penalty = lam))
+        extra$score_truth <- as.numeric(score_dag(dat$truth, dat$x, edge_penalty = lam))
       }
       row <- data.frame(kind = kind, n = n, d = ncol(dat$x), seed = seed, edges = sum(dat$truth),
                         method = m, shd = cg$shd, precision = cg$precision, recall = cg$recall,

@@ -38,11 +38,11 @@ for (r in seq_len(a$graphs)) {
   seed <- a$first_seed + r - 1L
   set.seed(seed)
   sem <- simulate_sem(a$d, k = a$k, n = a$n)
-  truth_score <- score_dag((sem$B != 0) * 1, sem$x, lambda1 = lam)
+  truth_score <- score_dag((sem$B != 0) * 1, sem$x, edge_penalty = lam)
   for (m in methods) {
     set.seed(seed + 100000L)
     sec <- system.time(fit <- fit_method(m, sem$x, a$discount))[["elapsed"]]
-    gap <- a$n * (score_dag((fit$amat != 0) * 1, sem$x, lambda1 = lam) - truth_score)
+    gap <- a$n * (score_dag((fit$amat != 0) * 1, sem$x, edge_penalty = lam) - truth_score)
     row <- data.frame(d = a$d, k = a$k, n = a$n, seed = seed, method = m, discount = a$discount,
                       shd = shd_cpdag(fit, sem$B), gap = gap, seconds = sec)
     cat(sprintf("d %4d ER%g seed %d %-6s SHD %3d  gap to the truth %9.3f  %6.1f s\n",

@@ -118,7 +118,7 @@ for (ci in seq_along(cells)) {
         variant = m, shd = cg$shd, precision = cg$precision, recall = cg$recall,
         est_edges = cg$n_est, cpu = t1[["user.self"]] + t1[["sys.self"]],
         elapsed = t1[["elapsed"]], discount = fit$penalty$discount,
-        score = if (is.null(lam)) NA_real_ else as.numeric(score_dag(fit, dat$x, lambda1 = lam)),
+        score = if (is.null(lam)) NA_real_ else as.numeric(score_dag(fit, dat$x, edge_penalty = lam)),
         stringsAsFactors = FALSE)
       rows[[length(rows) + 1L]] <- row
       message(sprintf("%-14s seed %d d %3d %-15s SHD %4d  %7.2f s cpu", cells[ci], seed,

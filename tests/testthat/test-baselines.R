@@ -85,7 +85,7 @@ test_that("golem_nv() returns an acyclic calm_fit that explains the covariance",
                             "likelihood"))
   expect_lt(fit$trace$objective[7], fit$trace$objective[1])
   expect_true(all(abs(fit$B_raw[fit$amat != 0]) > 0.1))
-  expect_equal(fit$settings$control$lambda1, 2e-3)
+  expect_equal(fit$settings$control$l1_weight, 2e-3)
   # GOLEM is deterministic: same input, same output
   expect_identical(golem_nv(cov = sem$sigma, control = ctrl)$B_unthresholded,
                    fit$B_unthresholded)
@@ -196,7 +196,7 @@ test_that("thresholding and acyclic post-processing drop weak edges and cycles",
 
 test_that("the baselines check their arguments", {
   S <- diag(3)
-  expect_error(golem_nv(cov = S, lambda1 = -1), class = "calm_error_argument")
+  expect_error(golem_nv(cov = S, l1_weight = -1), class = "calm_error_argument")
   expect_error(golem_nv(cov = S, max_iter = 0), class = "calm_error_argument")
   expect_error(golem_nv(cov = S, B_init = diag(2)), class = "calm_error_argument")
   expect_error(golem_nv(), class = "calm_error_argument")
@@ -263,12 +263,12 @@ for (f in c("golem_nv", "notears_linear", "pc_pcalg", "ges_pcalg")) {
   add_case(f, "error", as.call(list(as.name(f), quote(x), standardize = NA)), arg = "standardize",
            needs = needs)
 }
-err("golem_nv", "lambda1", golem_nv(x, lambda1 = -1))
+err("golem_nv", "l1_weight", golem_nv(x, l1_weight = -1))
 err("golem_nv", "lambda2", golem_nv(x, lambda2 = NA))
 err("golem_nv", "weight_threshold", golem_nv(x, weight_threshold = -0.1))
 err("golem_nv", "max_iter", golem_nv(x, max_iter = 0))
 err("golem_nv", "max_iter", golem_nv(x, control = golem_control(max_iter = 1e10)))
-err("golem_nv", "ev_lambda1", golem_nv(x, ev_lambda1 = -1))
+err("golem_nv", "ev_l1_weight", golem_nv(x, ev_l1_weight = -1))
 err("golem_nv", "control", golem_nv(x, control = notears_control()))
 err("golem_nv", "control", golem_nv(x, control = 5))
 err("golem_nv", "thresh", golem_nv(x, thresh = 0.2))
@@ -295,7 +295,7 @@ ok("golem_nv", golem_nv(x * 1e-8, max_iter = 2000), function(f) same_fit_graph(f
 ok("golem_nv", golem_nv(x * 1e-8, max_iter = 2000, standardize = FALSE),
    function(f) fit_ok(f) && all(diag(f$B_unthresholded) == 0))
 ok("golem_nv", golem_nv(x, max_iter = 300, B_init = matrix(1, 6, 6)), fit_ok)
-err("notears_linear", "lambda1", notears_linear(x, lambda1 = -1))
+err("notears_linear", "l1_weight", notears_linear(x, l1_weight = -1))
 err("notears_linear", "weight_threshold", notears_linear(x, weight_threshold = NA))
 err("notears_linear", "max_rounds", notears_linear(x, max_rounds = 0))
 err("notears_linear", "h_tol", notears_linear(x, h_tol = -1))

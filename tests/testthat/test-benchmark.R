@@ -267,8 +267,8 @@ err("benchmark_methods", "method_args",
 # documented: a method's own error is recorded in `error`, not raised
 ok("benchmark_methods",
    benchmark_methods("notears", data.frame(d = 4), reps = 1,
-                     method_args = list(notears = list(lambda1 = -1))),
-   function(r) grepl("lambda1", r$error) && is.na(r$shd))
+                     method_args = list(notears = list(l1_weight = -1))),
+   function(r) grepl("l1_weight", r$error) && is.na(r$shd))
 ok("benchmark_methods",
    benchmark_methods(list(boom = function(...) stop("boom")), data.frame(d = 4), reps = 1),
    function(r) identical(r$error, "boom"))

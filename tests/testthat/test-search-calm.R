@@ -19,8 +19,8 @@ test_that("calm() refines by default, records what it did, and refine = 'none' i
   expect_equal(r$lambda, log(500) / 1000 + 0.75 * log(90) / 500)
   expect_equal(r$lambda, as.numeric(ebic_lambda(500, 10)))
   expect_lte(r$score_after, r$score_before + 1e-12)
-  expect_equal(r$score_after, as.numeric(score_dag(f1, sem$x, lambda1 = r$lambda)), tolerance = 1e-10)
-  expect_equal(r$score_before, as.numeric(score_dag(r$dag_before, sem$x, lambda1 = r$lambda)),
+  expect_equal(r$score_after, as.numeric(score_dag(f1, sem$x, edge_penalty = r$lambda)), tolerance = 1e-10)
+  expect_equal(r$score_before, as.numeric(score_dag(r$dag_before, sem$x, edge_penalty = r$lambda)),
                tolerance = 1e-10)
   expect_true(all(c("type", "from", "to", "clique", "delta") %in% names(r$moves)))
   expect_true(any(grepl("+ refinement", capture.output(print(f1)), fixed = TRUE)))
@@ -98,10 +98,10 @@ test_that("calm()'s moves without the final exact step reach the exact optimum o
       calm(sem$x, verbose = FALSE, control = no_exact)
     expect_false("exact" %in% fit$refine$moves$type)
     lam <- fit$refine$lambda
-    ex <- if (pop) exact_search(cov = sem$sigma, lambda1 = lam, moral = fit$refine$mask) else
-      exact_search(sem$x, lambda1 = lam, moral = fit$refine$mask)
+    ex <- if (pop) exact_search(cov = sem$sigma, edge_penalty = lam, moral = fit$refine$mask) else
+      exact_search(sem$x, edge_penalty = lam, moral = fit$refine$mask)
     sigma <- if (pop) cov2cor(sem$sigma) else cov2cor(cov(sem$x))
-    best <- as.numeric(score_dag(ex, cov = sigma, lambda1 = lam))
+    best <- as.numeric(score_dag(ex, cov = sigma, edge_penalty = lam))
     # the exact search is never beaten
     expect_gte(fit$refine$score_best, best - 1e-9)
     fit$refine$score_best - best < 1e-9
@@ -115,13 +115,13 @@ test_that("up to refine_exact_max_d variables calm() ends at the exact optimum o
     set.seed(3100 + r)
     sem <- simulate_sem(9, k = 3, n = 500)
     fit <- calm(sem$x, verbose = FALSE, control = calm_control(iter_per_round = 10000))
-    ex <- exact_search(sem$x, lambda1 = fit$refine$lambda, moral = "none")
+    ex <- exact_search(sem$x, edge_penalty = fit$refine$lambda, moral = "none")
     # the best graph found is the optimum; the fit returns it unless the last
     # step chose another, whose score gap is recorded
     expect_equal(fit$refine$score_best, ex$score, tolerance = 1e-9)
     mv <- fit$refine$moves
     gap <- sum(mv$delta[mv$type == "risk"])
-    expect_equal(as.numeric(score_dag(fit, sem$x, lambda1 = fit$refine$lambda)), ex$score + gap,
+    expect_equal(as.numeric(score_dag(fit, sem$x, edge_penalty = fit$refine$lambda)), ex$score + gap,
                  tolerance = 1e-9)
   }
   # a moral graph the user gives is respected by the exact step too
@@ -130,7 +130,7 @@ test_that("up to refine_exact_max_d variables calm() ends at the exact optimum o
   m <- moral_graph(sem$B, output = "matrix")
   fit <- calm(sem$x, moral = m, verbose = FALSE, control = calm_control(iter_per_round = 10000))
   expect_true(all(fit$amat[m == 0] == 0))
-  ex <- exact_search(sem$x, lambda1 = fit$refine$lambda, moral = m)
+  ex <- exact_search(sem$x, edge_penalty = fit$refine$lambda, moral = m)
   expect_equal(fit$refine$score_best, ex$score, tolerance = 1e-9)
   expect_error(search_control(exact_max_d = 26), "`exact_max_d`")
 })

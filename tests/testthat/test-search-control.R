@@ -60,9 +60,9 @@ test_that("calm(), boss() and exact_search() take the same settings object", {
   b <- boss(sem$x, control = sc)
   expect_equal(b$penalty$discount, 3)
   expect_equal(b$settings$control$order_starts, 2)
-  e <- exact_search(sem$x, lambda1 = NULL, control = sc, moral = "none")
+  e <- exact_search(sem$x, edge_penalty = NULL, control = sc, moral = "none")
   expect_equal(e$penalty$discount, 3)
-  expect_equal(e$settings$lambda1, bic_lambda(200, 3))
+  expect_equal(e$settings$edge_penalty, bic_lambda(200, 3))
   # the same optimum of the same score
   expect_lte(e$score, b$score + 1e-8)
   expect_identical(calm_control(search = sc)$search, sc)

@@ -138,5 +138,5 @@ test_that("where the choice in order moves the discount, the refinement runs aga
   expect_gte(fit$refine$seconds, fit$refine$first$seconds)
   # the second refinement's graph scores at least as well as the first fit's at that penalty
   lam <- pen$lambda
-  expect_lte(score_dag(fit$amat, sem$x, lambda1 = lam), score_dag(first$amat, sem$x, lambda1 = lam) + 1e-8)
+  expect_lte(score_dag(fit$amat, sem$x, edge_penalty = lam), score_dag(first$amat, sem$x, edge_penalty = lam) + 1e-8)
 })

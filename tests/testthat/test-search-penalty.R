@@ -66,12 +66,12 @@ test_that("a fixed discount is the sparsity knob of calm() and boss(), with the 
   expect_gt(sum(dense$amat != 0), sum(sparse$amat != 0))
   b <- boss(sem$x, starts = 3, control = search_control(penalty_discount = 8))
   expect_equal(b$penalty$lambda, bic_lambda(500, 8))
-  expect_equal(b$settings$lambda1, bic_lambda(500, 8))
+  expect_equal(b$settings$edge_penalty, bic_lambda(500, 8))
   # the same discount, the same score: up to 20 variables calm()'s refinement
   # finds the exact optimum of that score, so no better than boss()'s graph is
   # missed (its last step may then return a near-optimal graph instead)
   expect_lte(sparse$refine$score_best,
-             as.numeric(score_dag(b, sem$x, lambda1 = bic_lambda(500, 8))) + 1e-10)
+             as.numeric(score_dag(b, sem$x, edge_penalty = bic_lambda(500, 8))) + 1e-10)
   set.seed(3)
   bc <- boss(sem$x, starts = 2, control = search_control(penalty_discount = "cv", penalty_grid = c(1, 3), penalty_folds = 3))
   expect_identical(bc$penalty$method, "cv")

@@ -76,7 +76,7 @@ test_that("the step is reproducible, recorded, and returns a graph of the candid
   if (any(mv$type == "risk")) {
     # it chose another graph: one that scores worse than the best, by the recorded amount
     lam <- f1$penalty$lambda
-    gap <- as.numeric(score_dag(f1, x, lambda1 = lam) - score_dag(off, x, lambda1 = lam))
+    gap <- as.numeric(score_dag(f1, x, edge_penalty = lam) - score_dag(off, x, edge_penalty = lam))
     expect_gt(gap, 0)
     expect_equal(gap, mv$delta[mv$type == "risk"], tolerance = 1e-6)
   } else {

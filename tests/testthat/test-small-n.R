@@ -90,7 +90,7 @@ test_that("a parent set that fits the sample exactly is inadmissible", {
 
 test_that("the exact search keeps every parent set within n - 2", {
   sem <- er1(8, 5, 6)
-  ex <- exact_search(sem$x, lambda1 = 0, moral = matrix(1, 8, 8) - diag(8))
+  ex <- exact_search(sem$x, edge_penalty = 0, moral = matrix(1, 8, 8) - diag(8))
   expect_true(is.finite(ex$score))
   expect_lte(max(colSums(ex$amat)), 3)
   # without a penalty the largest admissible sets fit best
