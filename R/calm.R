@@ -170,8 +170,8 @@
 #' @param standardize If `TRUE` (default) the correlation matrix is used, as
 #'   in the paper's main experiments; weights and noise variances are then on
 #'   the standardised scale.
-#' @param moral The moral graph `M` that restricts the search. `NULL`
-#'   (default): estimated, by IAMB (`"iamb"`) for data or a covariance with
+#' @param moral The moral graph `M` that restricts the search. `"auto"`
+#'   (default; `NULL` means the same): estimated, by IAMB (`"iamb"`) for data or a covariance with
 #'   finite `n`, as the support of the precision matrix (`"precision"`) for a
 #'   population covariance; see `estimate_moral_graph()`. `"iamb"` or
 #'   `"precision"` choose the estimator, `"none"` allows every edge. A
@@ -295,7 +295,7 @@
 #'                            tiers = list("X1", paste0("X", 2:6)))
 #' fit_bk <- calm(sem$x, knowledge = bk)
 #' @export
-calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
+calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = "auto",
                  gate = c("gumbel", "stg", "tanh"), constraint = c("hard", "soft"),
                  score = c("likelihood", "colide"), refine = c("ges", "none"),
                  control = calm_control(), restarts = 1, verbose = interactive(), ...,

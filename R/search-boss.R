@@ -85,7 +85,8 @@
 #' @param bes Prune each start's graph by backward equivalence search
 #'   (default `TRUE`).
 #' @param moral Restricts the search to the edges of a moral graph.
-#'   `"none"` (default) allows every pair, as BOSS does. `"iamb"` or
+#'   `"none"` (default) allows every pair, as BOSS does; `"auto"` estimates
+#'   it as [calm()] does. `"iamb"` or
 #'   `"precision"` estimate it (see [estimate_moral_graph()]); a symmetric
 #'   0/1 matrix or an undirected igraph graph is used as given.
 #' @param knowledge Background knowledge from [background_knowledge()] (or a

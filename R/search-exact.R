@@ -41,8 +41,8 @@
 #'   `NULL` (default): its defaults. The exact search reads its penalty
 #'   settings (`penalty_discount`, `penalty_grid`, `penalty_folds` and the
 #'   selection settings) when `edge_penalty = NULL`.
-#' @param moral The moral graph that restricts the search. `NULL` (default):
-#'   estimated as in [calm()], by IAMB for data or a covariance with finite
+#' @param moral The moral graph that restricts the search. `"auto"`
+#'   (default; `NULL` means the same): estimated as in [calm()], by IAMB for data or a covariance with finite
 #'   `n`, as the support of the precision matrix for a population covariance
 #'   (see [estimate_moral_graph()]). `"iamb"` or `"precision"` choose the
 #'   estimator, `"none"` allows every edge (the unrestricted optimum). A
@@ -74,7 +74,7 @@
 #' fit$score
 #' shd_cpdag(fit, sem$B)
 #' @export
-exact_search <- function(x, cov = NULL, n = NULL, edge_penalty = 0.005, moral = NULL,
+exact_search <- function(x, cov = NULL, n = NULL, edge_penalty = 0.005, moral = "auto",
                          standardize = TRUE, max_d = 25, max_gb = 4, knowledge = NULL,
                          targets = NULL, target_index = NULL, control = NULL, ...) {
   cl <- match.call()

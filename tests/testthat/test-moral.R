@@ -415,3 +415,18 @@ ok("estimate_moral_graph", estimate_moral_graph(cov = S, zero_tol = 0),
    function(g) igraph::vcount(g) == 6)
   }))
 })
+
+test_that("moral = \"auto\" is the learners' estimated default, NULL its former spelling", {
+  expect_identical(formals(calm)$moral, "auto")
+  expect_identical(formals(exact_search)$moral, "auto")
+  set.seed(41)
+  sem <- simulate_sem(6, k = 1, n = 300)
+  auto <- calm(sem$x, moral = "auto", refine = "none", max_rounds = 2, verbose = FALSE,
+               seed = 1)
+  null <- calm(sem$x, moral = NULL, refine = "none", max_rounds = 2, verbose = FALSE, seed = 1)
+  expect_identical(auto$amat, null$amat)
+  expect_identical(auto$settings$moral, "iamb")
+  b <- boss(cov = sem$sigma, moral = "auto", starts = 2)
+  expect_identical(b$settings$moral, "precision")
+  expect_error(boss(sem$x, moral = "nothing"), "moral", class = "calm_error_argument")
+})
