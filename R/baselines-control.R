@@ -11,7 +11,8 @@
 #' are those of GOLEM's public code and paper for GOLEM-NV (Ng, Ghassami and
 #' Zhang, 2020) and the paper's weight threshold 0.1.
 #'
-#' @param lambda1 Weight of the l1 penalty.
+#' @param l1_weight Weight of the l1 penalty (formerly `lambda1`, a name
+#'   calm keeps for CALM's l0 weight in [calm_control()]).
 #' @param lambda2 Weight of the soft acyclicity penalty (as
 #'   `calm_control(lambda2 = )` is for `constraint = "soft"`).
 #' @param lr Adam's learning rate.
@@ -22,9 +23,9 @@
 #'   dropped (as `calm_control(weight_threshold = )` for `gate = "tanh"`).
 #' @param init `"zero"` (default) starts from `B = 0`; `"ev"` starts from
 #'   the unthresholded GOLEM-EV solution (same `lambda2`, `max_iter`, `lr`;
-#'   l1 weight `ev_lambda1`). A starting matrix given to [golem_nv()] as
+#'   l1 weight `ev_l1_weight`). A starting matrix given to [golem_nv()] as
 #'   `B_init` takes precedence.
-#' @param ev_lambda1 Weight of the l1 penalty of the GOLEM-EV run that
+#' @param ev_l1_weight Weight of the l1 penalty of the GOLEM-EV run that
 #'   `init = "ev"` starts from (GOLEM's default for GOLEM-EV, `2e-2`).
 #' @param trace_every Record the objective every so many steps (default
 #'   1,000) in the fit's `trace` (and report it with `verbose = TRUE`).
@@ -40,20 +41,22 @@
 #' fit <- golem_nv(cov = sem$sigma, control = golem_control(max_iter = 2000))
 #' fit$settings$control$max_iter
 #' @export
-golem_control <- function(lambda1 = 2e-3, lambda2 = 5, lr = 1e-3, max_iter = 1e5,
-                          weight_threshold = 0.1, init = c("zero", "ev"), ev_lambda1 = 2e-2,
+golem_control <- function(l1_weight = 2e-3, lambda2 = 5, lr = 1e-3, max_iter = 1e5,
+                          weight_threshold = 0.1, init = c("zero", "ev"), ev_l1_weight = 2e-2,
                           trace_every = 1000, ...) {
   call <- environment()
-  check_dots_empty(..., fn = "golem_control", call = call)
+  rest <- take_old_names(list(...), c(lambda1 = "l1_weight", ev_lambda1 = "ev_l1_weight"),
+                         "golem_control", call)
+  do.call(check_dots_empty, c(rest, list(fn = "golem_control", call = call)))
   ctrl <- list(
-    lambda1 = check_number(lambda1, "lambda1", lower = 0, call = call),
+    l1_weight = check_number(l1_weight, "l1_weight", lower = 0, call = call),
     lambda2 = check_number(lambda2, "lambda2", lower = 0, call = call),
     lr = check_number(lr, "lr", lower = 0, lower_open = TRUE, call = call),
     max_iter = check_count(max_iter, "max_iter", min = 1, max = 1e9, call = call),
     weight_threshold = check_number(weight_threshold, "weight_threshold", lower = 0,
                                     call = call),
     init = match_choice(init, c("zero", "ev"), "init", call = call),
-    ev_lambda1 = check_number(ev_lambda1, "ev_lambda1", lower = 0, call = call),
+    ev_l1_weight = check_number(ev_l1_weight, "ev_l1_weight", lower = 0, call = call),
     trace_every = check_count(trace_every, "trace_every", min = 1, call = call)
   )
   structure(ctrl, class = "golem_control")
@@ -76,7 +79,8 @@ golem_control <- function(lambda1 = 2e-3, lambda2 = 5, lr = 1e-3, max_iter = 1e5
 #' iteration cap far from the optimum (the *Reproducing the paper* vignette
 #' has the numbers).
 #'
-#' @param lambda1 Weight of the l1 penalty.
+#' @param l1_weight Weight of the l1 penalty (formerly `lambda1`, a name
+#'   calm keeps for CALM's l0 weight in [calm_control()]).
 #' @param weight_threshold Edges with `|W_ij| <= weight_threshold` are
 #'   dropped.
 #' @param max_rounds Cap on the number of augmented Lagrangian rounds (as
@@ -99,21 +103,22 @@ golem_control <- function(lambda1 = 2e-3, lambda2 = 5, lr = 1e-3, max_iter = 1e5
 #' @seealso [notears_linear()], [golem_control()], [calm_control()]
 #' @examples
 #' notears_control()
-#' notears_control(lambda1 = 0.05, max_rounds = 20)
+#' notears_control(l1_weight = 0.05, max_rounds = 20)
 #' notears_control(solver = "optim")$solver
 #' set.seed(1)
 #' sem <- simulate_sem(4, k = 1)
 #' fit <- notears_linear(cov = sem$sigma, control = notears_control(weight_threshold = 0.3))
 #' fit$settings$control$weight_threshold
 #' @export
-notears_control <- function(lambda1 = 0.1, weight_threshold = 0.1, max_rounds = 100,
+notears_control <- function(l1_weight = 0.1, weight_threshold = 0.1, max_rounds = 100,
                             h_tol = 1e-8, rho_max = 1e16, lbfgsb_memory = 10,
                             lbfgsb_factr = 1e7, lbfgsb_pgtol = 1e-5, lbfgsb_max_iter = 15000,
                             solver = c("lbfgspp", "optim"), ...) {
   call <- environment()
-  check_dots_empty(..., fn = "notears_control", call = call)
+  rest <- take_old_names(list(...), c(lambda1 = "l1_weight"), "notears_control", call)
+  do.call(check_dots_empty, c(rest, list(fn = "notears_control", call = call)))
   ctrl <- list(
-    lambda1 = check_number(lambda1, "lambda1", lower = 0, call = call),
+    l1_weight = check_number(l1_weight, "l1_weight", lower = 0, call = call),
     weight_threshold = check_number(weight_threshold, "weight_threshold", lower = 0,
                                     call = call),
     max_rounds = check_count(max_rounds, "max_rounds", min = 1, max = 1e6, call = call),
@@ -137,7 +142,8 @@ print.notears_control <- function(x, ...) print_control_table(x, "notears_contro
 
 print_control_table <- function(x, class) {
   cat("<", class, ">\n", sep = "")
-  vals <- vapply(unclass(x), function(v) format(v, digits = 6), character(1))
+  vals <- vapply(unclass(x), function(v) paste(format(v, digits = 6), collapse = ", "),
+                 character(1))
   print(data.frame(value = vals, row.names = names(vals)), right = FALSE)
   invisible(x)
 }
@@ -145,9 +151,10 @@ print_control_table <- function(x, class) {
 # Names the baselines took before their control objects, mapped to the
 # control field each became. A list value names the fields an old list
 # argument is spread into (notears_linear(lbfgsb = list(lmm = ...))).
-golem_renamed <- list(threshold = "weight_threshold", iter = "max_iter")
+golem_renamed <- list(threshold = "weight_threshold", iter = "max_iter", lambda1 = "l1_weight",
+                      ev_lambda1 = "ev_l1_weight")
 notears_renamed <- list(
-  threshold = "weight_threshold", max_iter = "max_rounds",
+  threshold = "weight_threshold", max_iter = "max_rounds", lambda1 = "l1_weight",
   lbfgsb = list(lmm = "lbfgsb_memory", factr = "lbfgsb_factr", pgtol = "lbfgsb_pgtol",
                 maxit = "lbfgsb_max_iter")
 )
@@ -229,10 +236,36 @@ undeprecate_args <- function(dots, renamed, ctor, learner, call) {
     new_names <- c(new_names, names(v))
   }
   shown <- paste0(new_names, " = ...", collapse = ", ")
+  hint <- "Use {.code control = {ctor}({shown})} instead"
+  if ("threshold" %in% old) {
+    hint <- paste0(hint, "; in {.pkg calm}, {.arg threshold} is CALM's gate cut-off and {.arg weight_threshold} a cut-off on weights")
+  }
   cli::cli_warn(
     c("{.arg {old}} of {.fn {learner}} {cli::qty(length(old))}{?is/are} deprecated; {?it/they} will be removed in the next release.",
-      i = "Use {.code control = {ctor}({shown})} instead; in {.pkg calm}, {.arg threshold} is CALM's gate cut-off and {.arg weight_threshold} a cut-off on weights."),
+      i = paste0(hint, ".")),
     class = c("calm_warning_deprecated", "calm_warning"), call = call
   )
   structure(out, given_as = given_as)
+}
+
+# The arguments in `dots` that a function (`fn`, its frame `env`) took under
+# an old name (`renamed`: old = new), set under their new names in `env` with
+# a deprecation warning; the other arguments are returned. An old name given
+# with its new one is an error.
+take_old_names <- function(dots, renamed, fn, env) {
+  old <- intersect(names(dots), names(renamed))
+  if (length(old) == 0L) return(dots)
+  for (o in old) {
+    new <- renamed[[o]]
+    if (!eval(call("missing", as.name(new)), env)) {
+      abort_arg(o, "is the former name of {.arg {new}}; give only {.arg {new}}.", call = env)
+    }
+    assign(new, dots[[o]], envir = env)
+  }
+  cli::cli_warn(
+    c("{.arg {old}} of {.fn {fn}} {cli::qty(length(old))}{?is/are} deprecated; use {.arg {unname(unlist(renamed[old]))}}.",
+      i = "In {.pkg calm}, {.arg lambda1} is CALM's l0 weight ({.fn calm_control}) only."),
+    class = c("calm_warning_deprecated", "calm_warning"), call = env
+  )
+  dots[setdiff(names(dots), old)]
 }

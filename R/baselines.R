@@ -18,12 +18,12 @@
 #' kept in the fit's `removed`).
 #'
 #' The tuning parameters are collected by [golem_control()]; their defaults
-#' are those of GOLEM's public code and paper for GOLEM-NV (`lambda1 =
+#' are those of GOLEM's public code and paper for GOLEM-NV (`l1_weight =
 #' 2e-3`, `lambda2 = 5`, `1e5` Adam steps with learning rate `1e-3`,
 #' initialisation at zero) and the paper's threshold 0.1. GOLEM's authors
 #' also suggest starting GOLEM-NV from the solution of GOLEM-EV (the
 #' equal-variance likelihood \eqn{\frac{d}{2}\log\sum_i ((I-B)^\top \Sigma
-#' (I-B))_{ii} - \log|\det(I-B)|} with `lambda1 = 2e-2`): `init = "ev"`
+#' (I-B))_{ii} - \log|\det(I-B)|} with `l1_weight = 2e-2`): `init = "ev"`
 #' does that (doubling the run time), and `B_init` starts from any matrix.
 #'
 #' @param x Data: a numeric matrix or data frame, one column per variable
@@ -80,14 +80,14 @@ golem_nv <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
       cli::cli_inform("{label} step {it}: objective {signif(objective, 6)}, h {signif(h, 3)}, {edges} edge{?s}")
     }
   }
-  run <- function(start, lambda1, label, equal_variances) {
-    cpp_golem_nv(r$sigma, start, lambda1, ctrl[["lambda2"]], ctrl[["lr"]], ctrl[["max_iter"]],
+  run <- function(start, l1_weight, label, equal_variances) {
+    cpp_golem_nv(r$sigma, start, l1_weight, ctrl[["lambda2"]], ctrl[["lr"]], ctrl[["max_iter"]],
                  ctrl[["trace_every"]], ctrl[["weight_threshold"]], reporter(label),
                  equal_variances)
   }
   t0 <- proc.time()[["elapsed"]]
-  if (init == "ev") B_init <- run(B_init, ctrl[["ev_lambda1"]], "GOLEM-EV", TRUE)[["B"]]
-  res <- run(B_init, ctrl[["lambda1"]], "GOLEM-NV", FALSE)
+  if (init == "ev") B_init <- run(B_init, ctrl[["ev_l1_weight"]], "GOLEM-EV", TRUE)[["B"]]
+  res <- run(B_init, ctrl[["l1_weight"]], "GOLEM-NV", FALSE)
   if (!all(is.finite(res$B))) {
     # Adam diverged (too large a step): no graph can be read from NaN weights.
     cli::cli_abort(c("GOLEM-NV diverged: its weights are no longer finite.",
@@ -181,7 +181,7 @@ notears_linear <- function(x = NULL, cov = NULL, n = NULL, standardize = TRUE,
     }
   }
   t0 <- proc.time()[["elapsed"]]
-  res <- cpp_notears_linear(r$sigma, ctrl[["lambda1"]], ctrl[["max_rounds"]], ctrl[["h_tol"]],
+  res <- cpp_notears_linear(r$sigma, ctrl[["l1_weight"]], ctrl[["max_rounds"]], ctrl[["h_tol"]],
                             ctrl[["rho_max"]], ctrl[["weight_threshold"]], ctrl[["lbfgsb_memory"]],
                             ctrl[["lbfgsb_factr"]], ctrl[["lbfgsb_pgtol"]],
                             ctrl[["lbfgsb_max_iter"]], ctrl[["solver"]], report)

@@ -50,7 +50,7 @@ benchmark_registry <- c(benchmark_registry, local({
 #' estimate against the true DAG: SHD between CPDAGs ([shd_cpdag()]),
 #' skeleton precision, recall and F1 ([skeleton_metrics()]), and run time.
 #' This is how the package reproduces the paper's Tables 2 to 8; see the
-#' scripts in `system.file("scripts", package = "calm")`.
+#' scripts in `system.file("bench", "paper", package = "calm")`.
 #'
 #' @section Data:
 #' Each replicate draws an ER graph and a linear Gaussian SEM with

@@ -52,7 +52,7 @@ check_fit_memory <- function(d, n_rows = 0, mask = NULL, moral = NULL, refine = 
 # - the refinement (refine = "ges"): the searches' own d x d matrices
 #   (MEMORY_SEARCH_DD: the mask and graphs in C++ and their copies for R),
 #   their caches (5 d^2 doubles, at most search_cache_budget), and the exact
-#   search's tables where it runs (at most refine_control(exact_max_d)
+#   search's tables where it runs (at most search_control(exact_max_d)
 #   variables and within the 2 GB it is allowed).
 # At d = 5000, n = 3000 (skipped continuous phase) this gives 4.1 GB for a
 # measured peak of 4.06 GB.
@@ -78,7 +78,7 @@ fit_memory_need <- function(d, n_rows = 0, m = NULL, blocks2 = NULL, refine = "g
 search_memory_need <- function(d, ctrl) {
   dd <- as.double(d) * d
   bytes <- 8 * MEMORY_SEARCH_DD * dd + min(search_cache_budget, 8 * 5 * dd)
-  if (d >= 2 && d <= ctrl[["refine"]][["exact_max_d"]]) {
+  if (d >= 2 && d <= ctrl[["search"]][["exact_max_d"]]) {
     full <- matrix(1, d, d) - diag(d)
     ex <- cpp_exact_search_bytes(full)
     if (ex <= exact_search_budget) bytes <- bytes + ex

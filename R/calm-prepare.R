@@ -18,8 +18,8 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
   gate <- match_choice(gate, c("gumbel", "stg", "tanh"), "gate", call = call)
   constraint <- match_choice(constraint, c("hard", "soft"), "constraint", call = call)
   score <- match_choice(score, c("likelihood", "colide"), "score", call = call)
-  if (inherits(refine, "calm_refine_control")) {
-    dots$refine <- refine
+  if (inherits(refine, "calm_search_control")) {
+    dots$search <- refine
     refine <- "ges"
   }
   refine <- match_choice(refine, c("ges", "none"), "refine", call = call)

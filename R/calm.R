@@ -16,7 +16,7 @@
 #'   the same score, CALM's continuous phase cut to one step with more rows
 #'   than variables, where it changed no graph; also on networks with many weak effects, vignette *calm
 #'   on networks that look like real ones*); [boss()] for a fast search of
-#'   many variables or a baseline, and `boss(x, penalty_discount = "cv")` for
+#'   many variables or a baseline, and `boss(x, control = search_control(penalty_discount = "cv"))` for
 #'   a fast search with the penalty chosen from the data; `calm(x, refine =
 #'   "none")` for the paper's method as
 #'   published; [exact_search()] for the exact optimum of small problems;
@@ -58,25 +58,25 @@
 #' search (Chickering, 2002; Hauser and Buehlmann, 2012), also starts greedy
 #' equivalence search from the empty graph, runs best order score search
 #' ([boss()]) from CALM's order, the refined graph's order and random orders
-#' (above `refine_control(order_all_pairs)` variables inside the moral graph,
+#' (above `search_control(order_all_pairs)` variables inside the moral graph,
 #' then over every pair from the best orders found there),
 #' and up to 20 variables takes the exact optimum ([exact_search()]) when
 #' fewer than half of BOSS's starts agree on its best score; it keeps
 #' whichever graph scores best. For data with more rows than variables
-#' (at most 150 of them, `refine_control(risk_max_d)`) a last step runs
+#' (at most 150 of them, `search_control(risk_max_d)`) a last step runs
 #' BOSS from 12 more random orders and returns, among the local optima of
 #' these and of BOSS's 8 random starts and the best graph, the one with the
 #' smallest expected SHD to the others, each weighted by how well it scores: where several graphs score
 #' within a few units of log-likelihood of the best (weak effects), this graph
 #' is closer to the truth than the best-scoring one; where one graph scores
-#' clearly best, it is returned (`refine_control(risk_starts,
+#' clearly best, it is returned (`search_control(risk_starts,
 #' risk_temperature, risk_max_d)`). For data the score is the BIC with a
 #' penalty discount chosen from the data (`penalty_discount = "cv"`,
 #' [select_penalty()]; the extended BIC with `n <= d`; above
-#' `refine_control(order_all_pairs)` variables chosen in the order of a
+#' `search_control(order_all_pairs)` variables chosen in the order of a
 #' first fit at the extended BIC); a covariance with finite `n` uses the extended BIC
 #' ([ebic_lambda()]) and a population covariance `lambda1`. Its settings
-#' are in [refine_control()]. Background knowledge constrains every stage.
+#' are in [search_control()]. Background knowledge constrains every stage.
 #'
 #' With more rows than variables the refinement reaches the same graph from
 #' any start (90 of 90 data sets in the stage ablation), so by default
@@ -87,7 +87,8 @@
 #' `fit$converged` is `TRUE` and `print()` says so. `calm_control(continuous
 #' = "always")` runs the continuous phase in full before the refinement, and
 #' `refine = "none"` always runs it in full. What the refinement did is in `fit$refine`:
-#' the graphs before (`dag_before`, `cpdag_before`), the scores before and
+#' the stages that ran (`stages`, in order: `"ges_start"`, `"ges_empty"`,
+#' `"boss"`, `"boss_wide"`, `"exact"`, `"min_risk"`), the graphs before (`dag_before`, `cpdag_before`), the scores before and
 #' after (`score_before`, `score_after`) and the best score found
 #' (`score_best`; above `score_after` only when the last step chose another
 #' graph), whether the exact search ran (`exact_run`), the penalty (`lambda`), the moves made
@@ -169,8 +170,8 @@
 #' @param standardize If `TRUE` (default) the correlation matrix is used, as
 #'   in the paper's main experiments; weights and noise variances are then on
 #'   the standardised scale.
-#' @param moral The moral graph `M` that restricts the search. `NULL`
-#'   (default): estimated, by IAMB (`"iamb"`) for data or a covariance with
+#' @param moral The moral graph `M` that restricts the search. `"auto"`
+#'   (default; `NULL` means the same): estimated, by IAMB (`"iamb"`) for data or a covariance with
 #'   finite `n`, as the support of the precision matrix (`"precision"`) for a
 #'   population covariance; see `estimate_moral_graph()`. `"iamb"` or
 #'   `"precision"` choose the estimator, `"none"` allows every edge. A
@@ -182,11 +183,11 @@
 #' @param score `"likelihood"` (default) or `"colide"`.
 #' @param refine `"ges"` (default): after the continuous optimization, refine
 #'   the learned equivalence class on the decomposable score (see
-#'   [score_dag()]) with the penalty of `calm_control(penalty_discount)`
+#'   [score_dag()]) with the penalty of `search_control(penalty_discount)`
 #'   (by default chosen from the data, see [select_penalty()]): moves of
 #'   greedy equivalence search, BOSS and, up to 20
 #'   variables, the exact optimum (see Details).
-#'   A [refine_control()] object: the same, with those settings.
+#'   A [search_control()] object: the same, with those settings.
 #'   `"none"`: the paper's CALM, unchanged.
 #' @param control Hyperparameters: the result of [calm_control()] (default), or a list
 #'   of its arguments.
@@ -295,7 +296,7 @@
 #'                            tiers = list("X1", paste0("X", 2:6)))
 #' fit_bk <- calm(sem$x, knowledge = bk)
 #' @export
-calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = NULL,
+calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = "auto",
                  gate = c("gumbel", "stg", "tanh"), constraint = c("hard", "soft"),
                  score = c("likelihood", "colide"), refine = c("ges", "none"),
                  control = calm_control(), restarts = 1, verbose = interactive(), ...,

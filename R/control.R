@@ -101,28 +101,16 @@
 #'   (default 3 for the short schedule, 5 for the long one).
 #' @param stop_tol Smallest decrease of the objective at the deterministic
 #'   gate over `patience` checks that counts as progress (default `1e-4`).
-#' @param penalty_discount The sparsity knob: the penalty discount `k` of the
-#'   BIC that the refinement optimises, `k log(n) / (2 n)` per edge and per
-#'   sample ([bic_lambda()]); larger values give sparser graphs. A number, or
-#'   `"cv"` (default): chosen from `penalty_grid` by `penalty_folds`-fold
-#'   held-out log-likelihood of the graphs BOSS learns on the
-#'   other folds (see [select_penalty()]). The same argument of [boss()] has the same meaning.
-#'   With a covariance matrix instead of data, or with no more rows than
-#'   variables (`n <= d`, where folds of `n / 5` rows tell the discounts
-#'   apart by chance), `"cv"` falls back to the extended BIC
-#'   ([ebic_lambda()]), made for many variables. With more variables than
-#'   `refine_control(order_all_pairs)` and an estimated moral graph the
-#'   fit runs first at the extended BIC (`gamma = 1`) and the discount is then chosen
-#'   among the graphs in that fit's order (see [select_penalty()], "Many
-#'   variables"). The fit records the choice in `fit$penalty`.
-#' @param penalty_grid,penalty_folds The discounts `"cv"` chooses from
-#'   (default 1.5, 2, 2.5, 3 and 4) and the number of folds (default 5;
-#'   fewer when the data have fewer than 2 rows per fold, and the extended BIC
-#'   below 4 rows).
-#' @param refine The refinement's settings (used with `calm(refine =
-#'   "ges")`, the default): the result of [refine_control()] or a list of its
-#'   arguments. `NULL` (default): `refine_control()`'s defaults. The object
-#'   holds them as one field, `refine`, a `calm_refine_control` object.
+#' @param search The settings of the discrete search that refines CALM's
+#'   graph (used with `calm(refine = "ges")`, the default) and of its
+#'   penalty's choice: the result of [search_control()] or a list of its
+#'   arguments. `NULL` (default): `search_control()`'s defaults. The object
+#'   holds them as one field, `search`, a `calm_search_control` object.
+#' @param penalty_discount,penalty_grid,penalty_folds Shortcuts for the same
+#'   settings of `search` (see [search_control()]): `calm(x,
+#'   penalty_discount = 3)` sets `search_control(penalty_discount = 3)`.
+#'   `NULL` (default): as in `search`.
+#' @param refine The former name of `search` (deprecated).
 #' @param schedule `"short"` or `"long"` (see Description); `NULL`
 #'   (default) lets [calm()] choose: short when the refinement follows, long
 #'   when it does not or with `early_stop = FALSE`. Stored as the object's
@@ -168,8 +156,8 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
                          acyclicity = c("poly", "exp"), poly_series = TRUE, simd = TRUE, threads = 2L,
                          early_stop = TRUE, check_every = NULL, patience = NULL,
                          stop_tol = 1e-4, settle_rounds = 2, h_settle = NULL,
-                         penalty_discount = "cv", penalty_grid = c(1.5, 2, 2.5, 3, 4), penalty_folds = 5,
-                         refine = NULL, split_components = TRUE, continuous = c("auto", "always", "none"),
+                         search = NULL, penalty_discount = NULL, penalty_grid = NULL,
+                         penalty_folds = NULL, refine = NULL, split_components = TRUE, continuous = c("auto", "always", "none"),
                          schedule = NULL,
                          ...) {
   call <- environment()
@@ -215,10 +203,9 @@ calm_control <- function(lambda1 = 0.005, tau = 0.5, rho_init = 1e-5, rho_mult =
     stop_tol = check_number(stop_tol, "stop_tol", lower = 0, call = call),
     settle_rounds = check_count(settle_rounds, "settle_rounds", min = 0, max = 1000, call = call),
     h_settle = check_number(h_settle, "h_settle", lower = 0, call = call),
-    penalty_discount = check_penalty_discount(penalty_discount, call = call),
-    penalty_grid = check_penalty_grid(penalty_grid, call = call),
-    penalty_folds = check_penalty_folds(penalty_folds, call = call),
-    refine = refine_settings_arg(refine, call = call),
+    search = control_search(search, refine, list(penalty_discount = penalty_discount,
+                                                 penalty_grid = penalty_grid,
+                                                 penalty_folds = penalty_folds), call = call),
     split_components = check_flag(split_components, "split_components", call = call),
     continuous = match_choice(continuous, c("auto", "always", "none"), "continuous", call = call)
   )
@@ -260,18 +247,43 @@ print.calm_control <- function(x, ...) {
   if (!is.null(sc)) {
     cat("schedule:", sc$name, if (isTRUE(sc$auto)) "(chosen by calm(): short with the refinement, long without)" else "", "\n")
   }
-  fields <- unclass(x)[setdiff(names(x), "refine")]
+  fields <- unclass(x)[setdiff(names(x), "search")]
   vals <- vapply(fields, function(v) paste(format(v, digits = 6), collapse = ", "),
                  character(1))
   print(data.frame(value = vals, row.names = names(vals)), right = FALSE)
-  if (!is.null(x[["refine"]])) {
-    cat("refine: ")
-    print(x[["refine"]])
+  if (!is.null(x[["search"]])) {
+    cat("search: ")
+    print(x[["search"]])
   }
   invisible(x)
 }
 
-# refine_control(penalty): "ebic", "bic", "lambda1" or a non-negative number.
+# search_control(penalty): "ebic", "bic", "lambda1" or a non-negative number.
+
+# calm_control()'s `search`: the search_control() object (or list, NULL),
+# from `refine` (its deprecated name) when `search` is NULL, with the
+# shortcuts `penalty_discount`, `penalty_grid` and `penalty_folds` (NULL: not
+# given) set in it.
+control_search <- function(search, refine, shortcuts, call) {
+  arg <- "search"
+  if (!is.null(refine)) {
+    if (!is.null(search)) {
+      abort_arg("refine", "is the former name of {.arg search}; give only {.arg search}.",
+                call = call)
+    }
+    rlang::warn("`calm_control(refine = )` is deprecated; use `search = search_control(...)`.",
+                class = c("calm_warning_deprecated", "calm_warning"),
+                .frequency = "once", .frequency_id = "calm_control_refine")
+    search <- refine
+    arg <- "refine"
+  }
+  sc <- search_settings_arg(search, call = call, arg = arg)
+  shortcuts <- shortcuts[!vapply(shortcuts, is.null, logical(1))]
+  if (length(shortcuts) == 0L) return(sc)
+  args <- unclass(sc)[attr(sc, "given")]
+  args[names(shortcuts)] <- shortcuts
+  do.call(search_control, args)
+}
 check_refine_penalty <- function(x, arg = "penalty", call) {
   if (is.character(x)) return(match_choice(x, c("ebic", "bic", "lambda1"), arg, call = call))
   check_number(x, arg, lower = 0, call = call)
@@ -334,8 +346,7 @@ resolve_control <- function(control, dots, call = parent.frame()) {
 # The calm_control() fields that only R reads: the penalty's choice, the
 # refinement's settings and the split by components. Every other field is
 # the optimizer's, and only those reach cpp_calm_fit().
-control_r_fields <- c("penalty_discount", "penalty_grid", "penalty_folds", "refine",
-                      "split_components", "continuous")
+control_r_fields <- c("search", "split_components", "continuous")
 
 # Whether calm() cuts its continuous phase to one step (calm_control(continuous)):
 # with the refinement, "auto", and more observations than variables, or

@@ -2,9 +2,9 @@
 # so that bootstrap effects refit each replicate as the fit was learned.
 
 # The learner's arguments as given, captured when it starts (before any of
-# them is overwritten by its checked or chosen value: boss() replaces
-# `lambda1` by the chosen penalty), without the data and what only says how
-# to run (`verbose`, `seed`: each replicate draws its own seeds). `env` is
+# them is overwritten by its checked or chosen value), without the data and
+# what only says how to run (`verbose`, `seed`: each replicate draws its own
+# seeds). `env` is
 # the learner's environment; arguments in its `...` are kept too.
 learner_record <- function(name, env) {
   fn <- get(name, envir = asNamespace("calm"), mode = "function")

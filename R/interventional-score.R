@@ -71,8 +71,9 @@ refit_weights_interventional <- function(amat, sigma) {
 # search could join; NULL: the DAG's own skeleton) from the DAG's own order,
 # then, for up to `exact_max_d` variables, the exact optimum inside the
 # mask; the best-scoring DAG is kept. Returns list(dag, score).
-polish_interventional <- function(dag, sigma, lambda, n, kn = NULL, exact_limit = 14L,
-                                  exact_max_d = 20L, mask = NULL) {
+polish_interventional <- function(dag, sigma, lambda, n, kn = NULL,
+                                  exact_limit = search_default("exact_limit"),
+                                  exact_max_d = search_default("exact_max_d"), mask = NULL) {
   mp <- max_parents_for(n)
   nm <- colnames(sigma)
   dag <- (dag != 0) * 1
@@ -82,7 +83,7 @@ polish_interventional <- function(dag, sigma, lambda, n, kn = NULL, exact_limit 
   storage.mode(skel) <- "double"
   order <- cpp_topological_order(dag)
   r <- boss_search(sigma, skel, lambda, matrix(as.integer(order), ncol = 1L),
-                   order_search_max_sweeps, exact_limit, FALSE, 1, kn = kn, max_parents = mp)
+                   search_default("max_sweeps"), exact_limit, FALSE, 1, kn = kn, max_parents = mp)
   if (r$score < best$score - score_tol) best <- list(dag = r$dag, score = r$score)
   if (ncol(sigma) <= exact_max_d) {
     if (!is.null(kn)) skel[kn$forbidden != 0] <- 0
@@ -99,7 +100,7 @@ polish_interventional <- function(dag, sigma, lambda, n, kn = NULL, exact_limit 
 polish_refined <- function(ref, sigma, lambda, n, kn, ctrl) {
   t0 <- proc.time()[["elapsed"]]
   pol <- polish_interventional(ref$dag, sigma, lambda, n, kn,
-                               exact_max_d = ctrl$refine$exact_max_d %||% 20L,
+                               exact_max_d = ctrl$search$exact_max_d,
                                mask = ref$record$mask)
   rec <- ref$record
   rec$polished <- any(pol$dag != ref$dag)

@@ -21,7 +21,7 @@
 #'   graph, and from the graph of the required edges in place of the empty
 #'   graph) go only to equivalence classes with a member that has every
 #'   required edge and no forbidden one; its BOSS runs as [boss()] does under
-#'   the knowledge; the exact search (up to `refine_control(exact_max_d)` variables)
+#'   the knowledge; the exact search (up to `search_control(exact_max_d)` variables)
 #'   takes the optimum over the DAGs that obey it. The fit is such a member.
 #' * [boss()]: forbidden edges are never chosen as parents, required ones
 #'   always are, and each order visited has every required parent before

@@ -258,9 +258,10 @@ fit_title <- function(x) {
   what <- switch(x[["method"]],
     calm = calm_what,
     golem_nv = "GOLEM-NV-l1", notears = "NOTEARS (linear)", pc = "PC", ges = "GES",
-    exact = sprintf("Exact search (lambda1 = %s)", format(s[["lambda1"]])),
-    boss = sprintf("BOSS (best of %d start%s, lambda1 = %s)", s[["starts"]],
-                   if (identical(s[["starts"]], 1L)) "" else "s", format(signif(s[["lambda1"]], 4))),
+    exact = sprintf("Exact search (edge_penalty = %s)", format(edge_penalty_of(s))),
+    boss = sprintf("BOSS (best of %d start%s, edge_penalty = %s)", s[["starts"]],
+                   if (identical(s[["starts"]], 1L)) "" else "s",
+                   format(signif(edge_penalty_of(s), 4))),
     x[["method"]]
   )
   paste0("<calm_fit> ", what)
@@ -526,17 +527,22 @@ penalty_line <- function(x) {
 fit_lambda <- function(x) {
   s <- x[["settings"]]
   if (is.list(x[["refine"]]) && is.numeric(x[["refine"]][["lambda"]])) {
-    p <- s[["control"]][["refine"]][["penalty"]]
+    p <- s[["control"]][["search"]][["penalty"]] %||% s[["control"]][["refine"]][["penalty"]]
     if (is.character(p) && !is.finite(x[["n"]] %||% Inf)) p <- "lambda1"
     what <- if (is.character(p)) sprintf("refinement, %s", if (p == "lambda1") p else toupper(p)) else "refinement"
     return(list(value = x[["refine"]][["lambda"]], what = what))
   }
-  if (!is.numeric(s[["lambda1"]] %||% s[["control"]][["lambda1"]])) return(NULL)
-  lam <- s[["lambda1"]] %||% s[["control"]][["lambda1"]]
-  what <- switch(x[["method"]], calm = "lambda1, l0 gates", golem_nv = , notears = "lambda1, l1",
-                 "lambda1, l0")
+  ctrl <- s[["control"]]
+  lam <- edge_penalty_of(s) %||% ctrl[["l1_weight"]] %||% ctrl[["lambda1"]]
+  if (!is.numeric(lam)) return(NULL)
+  what <- switch(x[["method"]], calm = "lambda1, l0 gates", golem_nv = , notears = "l1_weight, l1",
+                 "edge_penalty, l0")
   list(value = lam, what = what)
 }
+
+# The penalty per edge of a boss() or exact_search() fit's settings (named
+# `lambda1` in fits made before it was renamed); NULL for other fits.
+edge_penalty_of <- function(s) s[["edge_penalty"]] %||% s[["lambda1"]]
 
 # How the fit was learned, in one line: the stages, whether it converged,
 # the time and the seed.

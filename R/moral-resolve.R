@@ -9,9 +9,12 @@ resolve_moral <- function(moral, sigma, n, call = parent.frame(), alpha = 0.01, 
                           correlation = FALSE) {
   nm <- colnames(sigma)
   d <- length(nm)
-  if (is.null(moral)) moral <- if (is.finite(n)) "iamb" else "precision"
+  if (is.null(moral)) moral <- "auto"
   if (is.character(moral)) {
-    source <- match_choice(moral, c("iamb", "precision", "none"), "moral", call = call)
+    source <- match_choice(moral, c("auto", "iamb", "precision", "none"), "moral", call = call)
+    # "auto" (NULL before it had a name): IAMB for data, the precision
+    # matrix's support for a population covariance
+    if (source == "auto") source <- if (is.finite(n)) "iamb" else "precision"
     if (source == "none") {
       mask <- matrix(1, d, d) - diag(d)
     } else {
@@ -58,7 +61,7 @@ moral_matrix_arg <- function(moral, nm, call) {
   } else if (inherits(moral, "igraph")) {
     named <- !is.null(igraph::V(moral)$name)
   } else {
-    abort_arg("moral", "must be NULL, {.val iamb}, {.val precision}, {.val none}, a symmetric 0/1 matrix or an undirected igraph graph, not {.obj_type_friendly {moral}}.",
+    abort_arg("moral", "must be {.val auto}, {.val iamb}, {.val precision}, {.val none}, a symmetric 0/1 matrix or an undirected igraph graph, not {.obj_type_friendly {moral}}.",
               call = call)
   }
   m <- graph_arg(moral, "moral", weighted = FALSE, call = call)

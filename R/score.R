@@ -4,7 +4,7 @@
 #' Score a DAG with calm's decomposable l0-penalised Gaussian score
 #'
 #' For a DAG `G` the score is, per sample,
-#' `sum_j [ 1/2 log(v_j) + lambda1 |pa_G(j)| ]`, where `v_j` is the residual
+#' `sum_j [ 1/2 log(v_j) + edge_penalty |pa_G(j)| ]`, where `v_j` is the residual
 #' variance of variable `j` regressed on its parents (from the covariance).
 #' This is CALM's objective evaluated at the least-squares weights of `G` (the
 #' log-determinant term of the profiled likelihood is zero for a DAG), so it is
@@ -12,7 +12,7 @@
 #' Markov-equivalent DAGs have the same score, so a CPDAG can be scored too (any
 #' DAG in its class is used).
 #'
-#' `lambda1 = bic_lambda(n)` gives the BIC (the score of pcalg's
+#' `edge_penalty = bic_lambda(n)` gives the BIC (the score of pcalg's
 #' `GaussL0penObsScore` at its default penalty, divided by `-n`, up to a
 #' constant); `bic_lambda(n, k)` gives BIC with penalty discount `k`, i.e.
 #' `k log(n) / (2 n)`.
@@ -38,8 +38,8 @@
 #' Buehlmann's (2012) GIES score: variable `j` is regressed on its parents
 #' using only the `n_j` rows where it was not intervened on (with an
 #' intercept, over those rows pooled), and its term is
-#' `(n_j / n) 1/2 log(v_j) + lambda1 |pa(j)|`. Times `-n` this is pcalg's
-#' `GaussL0penIntScore` with `lambda = n * lambda1`, up to a constant. It
+#' `(n_j / n) 1/2 log(v_j) + edge_penalty |pa(j)|`. Times `-n` this is pcalg's
+#' `GaussL0penIntScore` with `lambda = n * edge_penalty`, up to a constant. It
 #' tells apart DAGs of one Markov equivalence class whose edges at a
 #' target point different ways; interventionally equivalent DAGs
 #' ([dag_to_cpdag()] with `targets`) score the same. A CPDAG is scored by
@@ -49,7 +49,10 @@
 #'   `i -> j`; a mutual pair is an undirected edge), an igraph graph or a fit
 #'   (its DAG, which scores as every member of its class).
 #' @inheritParams calm
-#' @param lambda1 Penalty per edge and per sample (default the paper's 0.005).
+#' @param edge_penalty Penalty per edge and per sample (default the paper's
+#'   0.005; formerly `lambda1`, a name calm keeps for CALM's l0 weight in
+#'   [calm_control()]).
+#' @param ... `lambda1`, the former name of `edge_penalty` (deprecated).
 #' @param targets,target_index Intervention targets of the rows of `x`
 #'   (see [intervention_targets()]); `NULL` (default): observational data.
 #' @return The score, a number, with attribute `local`: the score of each node
@@ -64,12 +67,14 @@
 #' idx <- rep(1:2, c(400, 100))
 #' score_dag(sem$B, sem$x, targets = list(integer(0), 1L), target_index = idx)
 #' @export
-score_dag <- function(graph, x, cov = NULL, n = NULL, lambda1 = 0.005, standardize = TRUE,
-                      targets = NULL, target_index = NULL) {
+score_dag <- function(graph, x, cov = NULL, n = NULL, edge_penalty = 0.005, standardize = TRUE,
+                      targets = NULL, target_index = NULL, ...) {
   env <- environment()
+  rest <- take_old_names(list(...), c(lambda1 = "edge_penalty"), "score_dag", env)
+  do.call(check_dots_empty, c(rest, list(fn = "score_dag", call = env)))
   if (missing(x)) x <- NULL
   check_flag(standardize, "standardize", call = env)
-  check_number(lambda1, "lambda1", lower = 0, call = env)
+  check_number(edge_penalty, "edge_penalty", lower = 0, call = env)
   cv <- resolve_covariance(x, cov, n, standardize, call = env, small_n = TRUE)
   sigma <- set_node_names(cv$sigma)
   tg <- learner_targets(targets, target_index, colnames(sigma), cv$x, call = env)
@@ -77,7 +82,7 @@ score_dag <- function(graph, x, cov = NULL, n = NULL, lambda1 = 0.005, standardi
   g <- graph_arg(graph, "graph", call = env)
   g <- check_same_nodes(sigma, g, "data", "graph", call = env)
   dag <- cpdag_to_dag_arg(g, "graph", call = env)
-  r <- cpp_dag_local_scores(sigma, dag, lambda1, max_parents_for(cv$n))
+  r <- cpp_dag_local_scores(sigma, dag, edge_penalty, max_parents_for(cv$n))
   structure(r$total, local = stats::setNames(r$local, colnames(sigma)))
 }
 
@@ -112,7 +117,7 @@ bic_lambda <- function(n, discount = 1) {
 #' With many variables and few samples the BIC alone lets spurious edges in:
 #' the number of candidate edges grows like `d^2` while the penalty does not
 #' grow with `d`. The refinement of [calm()] optimises it with
-#' `refine_control(penalty = "ebic")`, and by default when it is given a
+#' `search_control(penalty = "ebic")`, and by default when it is given a
 #' covariance matrix with finite `n` (no data to choose a penalty from).
 #'
 #' In terms of a penalty discount (the `penalty_discount` of [boss()] or

@@ -20,9 +20,9 @@
 #' tables are shared by the starts that run in one process.
 #'
 #' @section Score:
-#' The score is `sum_j [ 1/2 log(v_j) + lambda1 |pa(j)| ]` per sample, with
+#' The score is `sum_j [ 1/2 log(v_j) + edge_penalty |pa(j)| ]` per sample, with
 #' `v_j` the residual variance of variable `j` on its parents. By default
-#' `lambda1 = penalty_discount * log(n) / (2 n)` ([bic_lambda()]): the BIC
+#' `edge_penalty = penalty_discount * log(n) / (2 n)` ([bic_lambda()]): the BIC
 #' with a penalty discount, as in Tetrad's BOSS (default discount 2, used
 #' here when there are more rows than variables) and in
 #' pcalg's `GaussL0penObsScore` with `lambda = penalty_discount * log(n) / 2`.
@@ -30,8 +30,23 @@
 #' its BIC scores were rewritten in March 2026, half the discount since (in
 #' its current source `lambda_value = 1` gives the graphs and scores of
 #' `penalty_discount = 2`, and its default 2 is discount 4). A population covariance
-#' (`n = Inf`) has no BIC; `lambda1` then defaults to 0.001 (a larger
+#' (`n = Inf`) has no BIC; `edge_penalty` then defaults to 0.001 (a larger
 #' penalty stops the greedy parent choices early there).
+#'
+#' @section Defaults:
+#' `boss()` runs BOSS as published unless `control` says otherwise; where
+#' [search_control()] leaves a setting at its default, `boss()` uses its own
+#' for three of them:
+#' * `penalty_discount = "auto"`: 2, as Tetrad's BOSS, when there are more
+#'   observations than variables, and the extended BIC ([ebic_lambda()])
+#'   when `n <= d`, where discount 2 fits the noise (on 10 random graphs of
+#'   60 variables and 40 rows: 82 edges on average for 60 true ones, and a
+#'   mean SHD of 47 against 26 with the extended BIC). `"cv"`, the default
+#'   of [calm()], chooses it from the data (see [select_penalty()]).
+#' * `kicks = 0`: no iterated local search after the starts, BOSS as
+#'   published; calm's refinement kicks 20 times.
+#' * `grow_ratio = 1`: the plain grow-shrink of BOSS (the refinement's
+#'   `"auto"` runs its starts twice, see [search_control()]).
 #'
 #' @section Starts and parallel runs:
 #' The start orders are drawn with R's random number generator, so
@@ -46,53 +61,34 @@
 #' the calling R process.
 #'
 #' @inheritParams exact_search
-#' @param penalty_discount Penalty discount `k` of the BIC, used when
-#'   `lambda1` is `NULL` and `n` is finite; larger values give sparser
-#'   graphs. `NULL` (default): 2, as Tetrad's BOSS, when there are more
-#'   observations than variables, and the extended BIC ([ebic_lambda()]) when
-#'   `n <= d`, where discount 2 fits the noise (on 10 random graphs of 60
-#'   variables and 40 rows: 82 edges on average for 60 true ones, and a mean
-#'   SHD of 47 against 26 with the extended BIC). `"cv"`:
-#'   chosen from `penalty_grid` by `penalty_folds`-fold held-out
-#'   log-likelihood, as [calm()] does by default (see [select_penalty()]);
-#'   with a covariance instead of data or with `n <= d` it falls back to the
-#'   extended BIC, as in [calm()]. The choice is recorded in the fit's
-#'   `penalty`; [select_penalty()] lists the defaults of every learner.
-#' @param penalty_grid,penalty_folds With `penalty_discount = "cv"`: the
-#'   discounts to choose from and the number of folds (fewer when the data
-#'   have fewer than 2 rows per fold).
-#' @param lambda1 Penalty per edge and per sample. `NULL` (default): the BIC
-#'   with `penalty_discount` for finite `n`, 0.001 for a population
-#'   covariance.
-#' @param starts The number of random start orders (default 10), or a list of start
-#'   orders, each a permutation of the variables (names or column positions).
+#' @param control The settings of the search and of its penalty: the
+#'   result of [search_control()] (the object [calm()] and [exact_search()]
+#'   take) or a list of its arguments by name. `boss()` reads
+#'   `penalty_discount`, `penalty_grid`, `penalty_folds`, the selection
+#'   settings, `order_starts`, `exact_limit`, `max_sweeps`, `grow_ratio`,
+#'   `kicks` and `kick_size`. Three of them have other defaults here than in
+#'   [calm()]'s refinement, used where the object does not set them (see
+#'   "Defaults"). `NULL` (default): `search_control()` with those three.
+#' @param edge_penalty Penalty per edge and per sample (formerly `lambda1`,
+#'   still accepted with a deprecation warning). `NULL` (default): the
+#'   BIC with `control`'s `penalty_discount` for finite `n`, 0.001 for a
+#'   population covariance.
+#' @param starts The number of random start orders (`NULL`, the default:
+#'   `control`'s `order_starts`, 10), or a list of start orders, each a
+#'   permutation of the variables (names or column positions).
+#' @param ... Deprecated: the settings `boss()` took as arguments before
+#'   `control` (`penalty_discount`, `penalty_grid`, `penalty_folds`,
+#'   `exact_limit`, `max_sweeps`, `grow_ratio`, `kicks`, `kick_size`) are
+#'   still accepted by name, with a deprecation warning, and set those
+#'   fields of `control`; so is `lambda1`, the former name of
+#'   `edge_penalty`.
 #' @param bes Prune each start's graph by backward equivalence search
 #'   (default `TRUE`).
 #' @param moral Restricts the search to the edges of a moral graph.
-#'   `"none"` (default) allows every pair, as BOSS does. `"iamb"` or
+#'   `"none"` (default) allows every pair, as BOSS does; `"auto"` estimates
+#'   it as [calm()] does. `"iamb"` or
 #'   `"precision"` estimate it (see [estimate_moral_graph()]); a symmetric
 #'   0/1 matrix or an undirected igraph graph is used as given.
-#' @param exact_limit Variables with at most this many candidate parents (default 14,
-#'   at most 20) get exact best parent sets; others use grow-shrink trees.
-#'   Exact tables take `2^exact_limit` entries per variable.
-#' @param max_sweeps Cap on the passes over the variables from one start
-#'   (default 100).
-#' @param grow_ratio In `[0, 1]` (default `1`, the plain grow-shrink of
-#'   BOSS): the grow step of the grow-shrink trees goes on adding the best
-#'   allowed parent while it lowers the fit term by more than
-#'   `grow_ratio * lambda1`, past the point where the score stops improving;
-#'   that set and the plain one are both pruned by the shrink step and the
-#'   better is kept. This finds parents that pay for themselves only
-#'   together, at more time per start (see `refine_control(grow_ratio)`,
-#'   which runs the refinement's starts with both).
-#' @param kicks Number of kicks after the starts (default `0`, BOSS as
-#'   published): each moves `kick_size` variables of the best order found so
-#'   far to random places (R's random number generator) and runs the search
-#'   again from there, alternating the plain grow step and `grow_ratio = 0.5`;
-#'   a better-scoring graph replaces the best one (an iterated local search,
-#'   as in `refine_control(kicks)`). They run after the starts, in one
-#'   process.
-#' @param kick_size Variables moved by each kick (default 5).
 #' @param knowledge Background knowledge from [background_knowledge()] (or a
 #'   list of its arguments), as in [calm()]; `NULL` (default): none. A
 #'   forbidden edge is never chosen as a parent, a required edge is in every
@@ -115,7 +111,7 @@
 #' @return A `calm_fit` (see [calm()]) with `method = "boss"`: the DAG in
 #'   `amat` (a member of the best class), its CPDAG, least-squares weights
 #'   `B` and noise variances `omega`, and further `score` (the best score,
-#'   equal to `score_dag(fit, cov = fit_covariance, lambda1 = fit$settings$lambda1)`),
+#'   equal to `score_dag(fit, cov = fit_covariance, edge_penalty = fit$settings$edge_penalty)`),
 #'   `order` (the best start's final order), `starts` (a data frame with each
 #'   start's score after the order search and after BES, its node moves and
 #'   BES moves, and whether it gave the result), `kicks_improved` (the
@@ -140,27 +136,22 @@
 #' fit_bk <- boss(sem$x, starts = 4, knowledge = bk)
 #' fit_bk$amat[c("X1", "X3"), c("X2", "X1")]
 #' @export
-boss <- function(x, cov = NULL, n = NULL, penalty_discount = NULL, lambda1 = NULL, starts = 10,
-                 bes = TRUE, moral = "none", standardize = TRUE, exact_limit = 14,
-                 max_sweeps = 100, grow_ratio = 1, kicks = 0, kick_size = 5,
-                 penalty_grid = c(1.5, 2, 2.5, 3, 4), penalty_folds = 5, knowledge = NULL,
-                 targets = NULL, target_index = NULL) {
+boss <- function(x, cov = NULL, n = NULL, control = NULL, edge_penalty = NULL, starts = NULL,
+                 bes = TRUE, moral = "none", standardize = TRUE, knowledge = NULL,
+                 targets = NULL, target_index = NULL, ...) {
   cl <- match.call()
   env <- environment()
   learner <- learner_record("boss", env)
   if (missing(x)) x <- NULL
   check_flag(standardize, "standardize", call = env)
   check_flag(bes, "bes", call = env)
-  if (!is.null(penalty_discount)) {
-    penalty_discount <- check_penalty_discount(penalty_discount, call = env)
-  }
-  penalty_grid <- check_penalty_grid(penalty_grid, call = env)
-  penalty_folds <- check_penalty_folds(penalty_folds, call = env)
-  exact_limit <- check_count(exact_limit, "exact_limit", min = 0, max = 20, call = env)
-  max_sweeps <- check_count(max_sweeps, "max_sweeps", min = 1, max = 1e6, call = env)
-  grow_ratio <- check_number(grow_ratio, "grow_ratio", lower = 0, upper = 1, call = env)
-  kicks <- check_count(kicks, "kicks", min = 0, max = 1e5, call = env)
-  kick_size <- check_count(kick_size, "kick_size", min = 1, max = 1e4, call = env)
+  dots <- take_old_names(list(...), c(lambda1 = "edge_penalty"), "boss", env)
+  sc <- boss_settings(control, dots, call = env)
+  exact_limit <- sc$exact_limit
+  max_sweeps <- sc$max_sweeps
+  grow_ratio <- sc$grow_ratio
+  kicks <- sc$kicks
+  kick_size <- sc$kick_size
   cv <- resolve_covariance(x, cov, n, standardize, call = env, small_n = TRUE)
   sigma <- set_node_names(cv$sigma)
   tg <- learner_targets(targets, target_index, colnames(sigma), cv$x, call = env)
@@ -170,25 +161,24 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = NULL, lambda1 = NUL
   if (!is.null(tg)) attr(cv$x, "calm_targets") <- tg
   nm <- colnames(sigma)
   d <- ncol(sigma)
-  orders <- start_orders(starts, nm, call = env)
+  orders <- start_orders(starts %||% sc$order_starts, nm, call = env)
   kn <- resolve_knowledge(knowledge, nm, call = env)
   mo <- if (identical(moral, "none")) NULL else resolve_moral(moral, sigma, cv$n, call = env,
                                                              knowledge = kn)
   mask <- if (is.null(mo)) matrix(1, d, d) - diag(d) else mo$mask
   storage.mode(mask) <- "double"
-  pen <- boss_penalty(lambda1, penalty_discount, penalty_grid, penalty_folds, cv, mask,
-                      exact_limit, call = env)
-  lambda1 <- pen$lambda
+  pen <- boss_penalty(edge_penalty, sc, cv, mask, call = env)
+  lambda <- pen$lambda
 
   t0 <- proc.time()[["elapsed"]]
   mp <- max_parents_for(cv$n)
-  r <- boss_run(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio, kn = kn,
+  r <- boss_run(sigma, mask, lambda, orders, max_sweeps, exact_limit, bes, grow_ratio, kn = kn,
                 max_parents = mp)
   # kicks from the best start's order; the starts' record stays the one above
-  r <- kick_search(r, sigma, mask, lambda1, max_sweeps, exact_limit, bes, grow_ratio,
+  r <- kick_search(r, sigma, mask, lambda, max_sweeps, exact_limit, bes, grow_ratio,
                    kicks, kick_size, c(1, 0.5), kn = kn, max_parents = mp)
   if (!is.null(tg)) {
-    r[c("dag", "score")] <- polish_interventional(r$dag, sigma, lambda1, cv$n, kn, exact_limit)
+    r[c("dag", "score")] <- polish_interventional(r$dag, sigma, lambda, cv$n, kn, exact_limit)
   }
   elapsed <- proc.time()[["elapsed"]] - t0
 
@@ -198,10 +188,11 @@ boss <- function(x, cov = NULL, n = NULL, penalty_discount = NULL, lambda1 = NUL
   starts_df$best <- seq_len(nrow(starts_df)) == r$best_start
   new_calm_fit(
     amat, sigma = sigma, n = cv$n, method = "boss",
-    settings = list(lambda1 = lambda1, penalty_discount = pen$discount,
+    settings = list(edge_penalty = lambda, penalty_discount = pen$discount,
                     starts = ncol(orders), bes = bes, moral = if (is.null(mo)) "none" else mo$source,
                     standardize = standardize, exact_limit = exact_limit, max_sweeps = max_sweeps,
-                    grow_ratio = grow_ratio, kicks = kicks, kick_size = kick_size),
+                    grow_ratio = grow_ratio, kicks = kicks, kick_size = kick_size,
+                    control = sc),
     converged = TRUE, time = elapsed, call = cl,
     extra = c(list(penalty = pen, score = r$score, order = nm[r$order], starts = starts_df,
                  kicks_improved = r$kicks_improved,
@@ -242,12 +233,12 @@ start_orders <- function(starts, nm, call) {
 # result does not depend on the plan (nor on `groups`, consecutive runs of
 # start indices, which tests set). `progress`: report the groups through
 # progressr (boss()); the refinement's runs report nothing.
-boss_run <- function(sigma, mask, lambda1, orders, max_sweeps, exact_limit, bes, grow_ratio,
+boss_run <- function(sigma, mask, lambda, orders, max_sweeps, exact_limit, bes, grow_ratio,
                      kn = NULL, max_parents = -1L, keep_graphs = FALSE, progress = TRUE,
                      groups = start_groups(ncol(orders))) {
   p <- if (progress) progressr::progressor(steps = length(groups)) else NULL
   search <- function(idx) {
-    boss_search(sigma, mask, lambda1, orders[, idx, drop = FALSE], max_sweeps, exact_limit, bes,
+    boss_search(sigma, mask, lambda, orders[, idx, drop = FALSE], max_sweeps, exact_limit, bes,
                 grow_ratio, kn = kn, max_parents = max_parents, keep_graphs = keep_graphs)
   }
   runs <- if (length(groups) == 1L) {
@@ -332,13 +323,13 @@ boss_search <- function(sigma, mask, lambda, starts, max_sweeps, exact_limit, be
 # The kicked search's graph, score and order replace those of `best` when
 # they score better; `kicks_improved` counts the kicks that found a better
 # graph (0 when `best` is kept). `max_parents`: see max_parents_for().
-kick_search <- function(best, sigma, mask, lambda1, max_sweeps, exact_limit, bes, grow_ratio,
+kick_search <- function(best, sigma, mask, lambda, max_sweeps, exact_limit, bes, grow_ratio,
                         kicks, kick_size, ratios, kn = NULL,
                         max_parents = -1L) {
   best$kicks_improved <- 0L
   if (kicks <= 0) return(best)
   d <- ncol(sigma)
-  kk <- boss_search(sigma, mask, lambda1, matrix(best$order, nrow = d), max_sweeps, exact_limit,
+  kk <- boss_search(sigma, mask, lambda, matrix(best$order, nrow = d), max_sweeps, exact_limit,
                     bes, grow_ratio, draw_kicks(d, kicks, kick_size), ratios, kn = kn,
                     max_parents = max_parents)
   if (kk$score < best$score - score_tol) {
@@ -348,18 +339,56 @@ kick_search <- function(best, sigma, mask, lambda1, max_sweeps, exact_limit, bes
   best
 }
 
-# boss()'s penalty, through resolve_penalty(): `lambda1` when given, 0.001
-# for a population covariance, else `discount` (NULL: 2, Tetrad's BOSS,
-# with more rows than variables; the extended BIC with n <= d, where
-# discount 2 fits the noise: on 10 ER1 graphs at d = 60, n = 40, mean SHD
-# 47.2 against 26.3, and the same fits with n = 200).
-boss_penalty <- function(lambda1, discount, grid, folds, cv, mask, exact_limit, call) {
-  fixed <- if (!is.null(lambda1)) {
-    penalty_record("lambda", NA_real_, check_number(lambda1, "lambda1", lower = 0, call = call))
+# boss()'s penalty, through resolve_penalty(): `edge_penalty` when given, 0.001
+# for a population covariance, else the discount of `sc` (a search_control()
+# object; boss()'s default "auto" is 2, Tetrad's BOSS, with more rows than
+# variables, and the extended BIC with n <= d, where discount 2 fits the
+# noise: on 10 ER1 graphs at d = 60, n = 40, mean SHD 47.2 against 26.3, and
+# the same fits with n = 200).
+boss_penalty <- function(edge_penalty, sc, cv, mask, call) {
+  fixed <- if (!is.null(edge_penalty)) {
+    penalty_record("lambda", NA_real_,
+                   check_number(edge_penalty, "edge_penalty", lower = 0, call = call))
   }
-  d <- ncol(cv$sigma)
-  if (is.null(discount)) discount <- if (cv$n > d) 2 else "cv"
-  resolve_penalty(discount, cv$n, d, cv$x, mask, grid, folds, fixed = fixed,
-                  population = penalty_record("lambda", NA_real_, 0.001),
-                  exact_limit = exact_limit, call = call)
+  resolve_penalty(sc$penalty_discount, cv$n, ncol(cv$sigma), cv$x, mask, fixed = fixed,
+                  population = penalty_record("lambda", NA_real_, 0.001), sc = sc, call = call)
+}
+
+# The settings boss() took as arguments before `control` (deprecated).
+boss_old_settings <- c("penalty_discount", "penalty_grid", "penalty_folds", "exact_limit",
+                       "max_sweeps", "grow_ratio", "kicks", "kick_size")
+
+# boss()'s own defaults where they differ from search_control()'s, for the
+# reasons in ?boss ("Defaults"); they apply to the fields the user did not set.
+boss_own_defaults <- list(penalty_discount = "auto", kicks = 0L, grow_ratio = 1)
+
+# The settings of boss(): `control` (NULL, a search_control() object or a
+# list of its arguments) updated by the old arguments in `dots` (deprecated),
+# with boss()'s own defaults on the fields neither set.
+boss_settings <- function(control, dots, call) {
+  sc <- search_settings_arg(control, call = call, arg = "control")
+  given <- attr(sc, "given")
+  if (length(dots) > 0L) {
+    old <- boss_old_settings
+    renamed <- stats::setNames(as.list(old), old)
+    dots <- undeprecate_args(dots, renamed, "search_control", "boss", call = call)
+    nm <- names(dots) %||% rep("", length(dots))
+    unknown <- setdiff(nm, old)
+    unknown[unknown == ""] <- "<unnamed>"
+    if (length(unknown) > 0L) {
+      cli::cli_abort("Unknown argument{?s} of {.fn boss}: {.arg {unknown}}.",
+                     class = c("calm_error_argument", "calm_error"), call = call)
+    }
+    args <- unclass(sc)[given]
+    args[names(dots)] <- dots
+    sc <- do.call(search_control, args)
+    given <- attr(sc, "given")
+  }
+  own <- boss_own_defaults[setdiff(names(boss_own_defaults), given)]
+  sc[names(own)] <- own
+  if (!is.numeric(sc$grow_ratio)) {
+    abort_arg("control", "must give {.fn boss} a number for {.arg grow_ratio}, not {.val {sc$grow_ratio}}.",
+              call = call)
+  }
+  sc
 }

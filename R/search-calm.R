@@ -27,7 +27,7 @@ refine_runs <- function(runs, sigma, mo, lambda, ctrl, n, kn, verbose, phase = n
 # did.
 inform_refine <- function(record, d = NULL, ctrl = NULL) {
   if (is.null(record)) {
-    exact <- !is.null(ctrl[["refine"]][["exact_max_d"]]) && d <= ctrl[["refine"]][["exact_max_d"]]
+    exact <- !is.null(ctrl[["search"]][["exact_max_d"]]) && d <= ctrl[["search"]][["exact_max_d"]]
     cli::cli_inform("Refining the graph: GES moves, BOSS{if (exact) ', the exact search if the starts of BOSS disagree' else ''}.",
                     class = "calm_message_refine")
   } else {
@@ -56,12 +56,15 @@ refine_at_penalty <- function(p, runs, verbose, call, phase = no_phase) {
   phase("penalty: the choice in the first fit's order")
   best <- runs[[which.min(vapply(runs, `[[`, numeric(1), "select_score"))]]
   order <- cpp_topological_order(best[["amat"]])
-  folds <- min(p$ctrl[["penalty_folds"]], floor(p$n / 2))
+  sc <- p$ctrl$search
+  folds <- min(sc$penalty_folds, floor(p$n / 2))
   # the parents of the selection's graphs come from the pairs the
   # refinement may join beyond the moral graph
-  pairs <- wide_pairs(p$mask, extend = TRUE, p$ctrl$refine$all_pairs_max_d)
-  chosen <- select_discount_in_order(p$x_used, p$ctrl[["penalty_grid"]], folds, order,
-                                     pen[["discount"]], pairs = pairs, call = call)
+  pairs <- wide_pairs(p$mask, extend = TRUE, p$ctrl$search$all_pairs_max_d)
+  chosen <- select_discount_in_order(p$x_used, sc$penalty_grid, folds, order,
+                                     pen[["discount"]], pairs = pairs,
+                                     splits = sc$selection_splits, tie_se = sc$selection_tie_se,
+                                     keep_se = sc$order_selection_keep_se, call = call)
   t3 <- proc.time()[["elapsed"]]
   seconds[["penalty"]] <- seconds[["penalty"]] + t3 - t2
   if (chosen[["discount"]] == pen[["discount"]]) {
@@ -81,9 +84,9 @@ refine_at_penalty <- function(p, runs, verbose, call, phase = no_phase) {
 # the first refinement's start, moves and time.
 refine_again <- function(runs, p, lambda, verbose, phase = no_phase) {
   ctrl <- p$ctrl
-  ctrl$refine$empty_start <- FALSE
-  ctrl$refine$order_starts <- 1L
-  ctrl$refine$kicks <- 0L
+  ctrl$search$empty_start <- FALSE
+  ctrl$search$order_starts <- 1L
+  ctrl$search$kicks <- 0L
   first <- lapply(runs, `[[`, "refine")
   runs <- refine_runs(runs, p$sigma, p$mo, lambda, ctrl, p$n, p$kn, verbose, phase)
   Map(function(r, f) {

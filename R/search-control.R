@@ -1,34 +1,71 @@
-# refine_control(): the settings of calm()'s refinement (R/search-refine.R), one
-# validated object; calm_control() holds it as its field `refine`.
+# search_control(): every setting of the discrete search (R/search-*.R) and
+# of its penalty selection, one validated object with its defaults written
+# here only. calm_control(search = ) holds it; boss() and exact_search()
+# take it as `control`.
 
-#' Settings of calm()'s refinement
+#' Settings of the discrete search
 #'
-#' The refinement (`calm(refine = "ges")`, the default) takes CALM's graph
-#' and improves it on calm's score ([score_dag()]): moves of greedy
-#' equivalence search (GES), GES from the empty graph, best order score
-#' search (BOSS, [boss()]) with kicks, and, for small problems, the exact optimum
-#' ([exact_search()]). Each stage's graph is kept only when it scores
-#' better, and every stage obeys background knowledge; a last step then
-#' chooses among local optima (see Details). Pass the result as
-#' `calm_control(refine = refine_control(...))`, or `calm(x, refine =
-#' refine_control(...))`; a fit keeps them in
-#' `fit$settings$control$refine`.
+#' One object holds every setting of calm's discrete search and of the
+#' choice of its penalty: the refinement that [calm()] runs after CALM
+#' (`refine = "ges"`, the default), [boss()] and [exact_search()] take it.
+#' The refinement takes CALM's graph and improves it on calm's score
+#' ([score_dag()]): moves of greedy equivalence search (GES), GES from the
+#' empty graph, best order score search (BOSS, [boss()]) with kicks, and,
+#' for small problems, the exact optimum ([exact_search()]). Each stage's
+#' graph is kept only when it scores better, and every stage obeys
+#' background knowledge; a last step then chooses among local optima (see
+#' Details). Pass it as `calm(x, search = search_control(...))` (or
+#' `calm_control(search = )`), `boss(x, control = search_control(...))`,
+#' `exact_search(x, control = search_control(...))`; a fit keeps it in
+#' `fit$settings$control$search`.
 #'
-#' The penalty discount and its choice from the data stay in
-#' [calm_control()] (`penalty_discount`, `penalty_grid`, `penalty_folds`).
+#' `refine_control()` is the former name of `search_control()` (deprecated:
+#' it warns once per session and returns `search_control(...)`).
 #' The measurements behind the defaults are in the vignettes and in
 #' `system.file("bench", package = "calm")`.
 #'
+#' @param penalty_discount The sparsity knob: the penalty discount `k` of the
+#'   BIC that the search optimises, `k log(n) / (2 n)` per edge and per
+#'   sample ([bic_lambda()]); larger values give sparser graphs. A number;
+#'   `"cv"` (default): chosen from `penalty_grid` by `penalty_folds`-fold
+#'   held-out log-likelihood of the graphs BOSS learns on the other folds
+#'   (see [select_penalty()]); or `"auto"` (the default of [boss()]): 2, as
+#'   Tetrad's BOSS, with more observations than variables, and the extended
+#'   BIC otherwise. With a covariance matrix instead of data, or with no more
+#'   rows than variables (`n <= d`, where folds of `n / 5` rows tell the
+#'   discounts apart by chance), `"cv"` falls back to the extended BIC
+#'   ([ebic_lambda()]), made for many variables. With more variables than
+#'   `order_all_pairs` and an estimated moral graph, [calm()] fits first at
+#'   the extended BIC (`provisional_gamma`) and then chooses the discount
+#'   among the graphs in that fit's order (see [select_penalty()], "Many
+#'   variables"). The fit records the choice in `fit$penalty`.
+#' @param penalty_grid,penalty_folds The discounts `"cv"` chooses from
+#'   (default 1.5, 2, 2.5, 3 and 4) and the number of folds (default 5;
+#'   fewer when the data have fewer than 2 rows per fold, and the extended BIC
+#'   below 4 rows).
+#' @param selection_splits Independent random splits into folds whose folds
+#'   the held-out choice pools (default 2).
+#' @param selection_tie_se The held-out choice takes the largest discount
+#'   whose mean held-out log-likelihood is within this many standard errors
+#'   of the best (default 0.5; chosen on the tuning seeds of
+#'   `inst/bench/bench_penalty_select.R`).
+#' @param order_selection_keep_se In the choice in the order of a first fit
+#'   (many variables, see `penalty_discount`), the first fit's discount stays
+#'   unless another predicts the held-out rows better by more than this many
+#'   standard errors (default 2; `inst/bench/bench_penalty_large.R`).
+#' @param provisional_gamma The extended BIC's `gamma` of that first fit
+#'   (default 1, the strict side: the choice in its order can lower the
+#'   discount but hardly raise it).
 #' @param penalty The score's penalty: `"bic"` (default; the BIC at
-#'   `calm_control(penalty_discount)`), `"ebic"` (the extended BIC,
+#'   `penalty_discount`), `"ebic"` (the extended BIC,
 #'   [ebic_lambda()] with `gamma`), `"lambda1"` (the continuous phase's own
-#'   penalty) or a number (per edge and per sample). A population covariance
-#'   (`n = Inf`) is scored with `lambda1`.
-#' @param gamma The extended BIC's `gamma`, used with `penalty = "ebic"`,
-#'   with fewer observations than variables, and for the first fit above
-#'   `order_all_pairs` variables (see `penalty_discount` in [calm_control()]).
-#'   `"auto"` (default): 1 for that first fit, whose discount the held-out
-#'   choice may then lower, and 0.75 everywhere else.
+#'   penalty, [calm()] only) or a number (per edge and per sample). A
+#'   population covariance (`n = Inf`) is scored with calm's `lambda1`.
+#' @param gamma The extended BIC's `gamma`, used with `penalty = "ebic"` and
+#'   with fewer observations than variables. `"auto"` (default):
+#'   `provisional_gamma` for the first fit above `order_all_pairs`
+#'   variables, whose discount the held-out choice may then lower, and 0.75
+#'   everywhere else.
 #' @param forward Also make forward (edge insertion) moves of GES inside the
 #'   moral graph: `TRUE`, `FALSE` or `"auto"` (default: `TRUE` for a
 #'   population covariance, `FALSE` for data).
@@ -72,15 +109,26 @@
 #'   any size). The stage vignette gives the measurements.
 #' @param exact_limit Nodes with at most this many candidate parents
 #'   (default 14, at most 20) get exact best parent sets in BOSS;
-#'   others use grow-shrink trees (`boss(exact_limit = )`).
-#' @param grow_ratio `"auto"` (default) or a number in `[0, 1]`: BOSS runs
-#'   its starts with the plain grow step and again with this grow ratio
-#'   (`boss(grow_ratio = )`), and keeps the better result; `1` runs them
-#'   once. `"auto"` is 0.5 when there are no more observations than
-#'   variables and 1 otherwise.
+#'   others use grow-shrink trees. Exact tables take `2^exact_limit` entries
+#'   per variable.
+#' @param max_sweeps Cap on the passes of BOSS over the variables from one
+#'   start (default 100).
+#' @param grow_ratio `"auto"` (default) or a number in `[0, 1]`: the grow
+#'   step of the grow-shrink trees goes on adding the best allowed parent
+#'   while it lowers the fit term by more than `grow_ratio` times the penalty
+#'   per edge, past the point where the score stops improving; that set and
+#'   the plain one are both pruned by the shrink step and the better is kept
+#'   (parents that pay for themselves only together). The refinement runs
+#'   its starts with the plain grow step and again with this grow ratio, and
+#'   keeps the better result; `1` runs them once. `"auto"` is 0.5 when there
+#'   are no more observations than variables and 1 otherwise. [boss()]
+#'   needs a number.
 #' @param kicks Number of kicks after BOSS's starts (default
-#'   20; `0`: none): each moves `kick_size` variables of the best order to
-#'   random places and searches again, as `boss(kicks = )`.
+#'   20; `0`: none): each moves `kick_size` variables of the best order found
+#'   so far to random places (R's random number generator) and searches
+#'   again from there, alternating the plain grow step and `grow_ratio =
+#'   0.5`; a better-scoring graph replaces the best one (an iterated local
+#'   search).
 #' @param kick_size Variables moved by each kick (default 5).
 #' @param exact_max_d Up to this many variables (default 20, at most 25) the
 #'   refinement ends with the exact optimum of its score, kept when it scores
@@ -106,7 +154,8 @@
 #'   the largest size it was measured at): its searches cost about as much as
 #'   BOSS before it, which on dense graphs of 200 variables takes
 #'   minutes.
-#' @param ... Must be empty; catches misspelt arguments.
+#' @param ... `search_control()`: must be empty (catches misspelt
+#'   arguments); `refine_control()`: the arguments of `search_control()`.
 #' @details
 #' **The last step: a choice among local optima.** With weak effects, many
 #' graphs score within a few log-likelihood units of the best, and the best
@@ -122,39 +171,86 @@
 #' scores clearly best (strong effects), the weights of the others vanish and
 #' it is returned. The fit's `refine$moves` says when the step chose another
 #' graph than the best-scoring one, and by how much its score is worse.
-#' @return An object of class `calm_refine_control`: a named list of the
-#'   values.
-#' @seealso [calm_control()], [calm()], [boss()]
+#' @return An object of class `calm_search_control`: a named list of the
+#'   values, with the names of the arguments given explicitly in its
+#'   attribute `given` ([boss()] fills the others with its own defaults).
+#' @seealso [calm_control()], [calm()], [boss()], [exact_search()]
 #' @examples
-#' refine_control()
-#' refine_control(kicks = 0, exact_max_d = 0)
-#' calm_control(refine = refine_control(order_starts = 20))
+#' search_control()
+#' search_control(kicks = 0, exact_max_d = 0)
+#' calm_control(search = search_control(order_starts = 20))
 #' @export
-refine_control <- function(penalty = "bic", gamma = "auto", forward = "auto", max_moves = 10000,
+search_control <- function(penalty_discount = "cv", penalty_grid = c(1.5, 2, 2.5, 3, 4),
+                           penalty_folds = 5, selection_splits = 2, selection_tie_se = 0.5,
+                           order_selection_keep_se = 2, provisional_gamma = 1,
+                           penalty = "bic", gamma = "auto", forward = "auto", max_moves = 10000,
                            empty_start = TRUE, order = TRUE, order_starts = 10,
                            order_all_pairs = 250, order_free_starts = TRUE, order_wide_starts = 5,
-                           all_pairs_max_d = 500, exact_limit = 14,
+                           all_pairs_max_d = 500, exact_limit = 14, max_sweeps = 100,
                            grow_ratio = "auto", kicks = 20, kick_size = 5, exact_max_d = 20,
                            risk_starts = 20, risk_temperature = 4, risk_max_d = 150, ...) {
   call <- environment()
-  check_dots_empty(..., fn = "refine_control", call = call)
-  values <- mget(refine_fields(), envir = call)
-  structure(check_refine_settings(values, call = call), class = "calm_refine_control")
+  check_dots_empty(..., fn = "search_control", call = call)
+  given <- setdiff(names(match.call())[-1L], "")
+  values <- mget(search_fields(), envir = call)
+  structure(check_search_settings(values, call = call), class = "calm_search_control",
+            given = given)
+}
+
+#' @rdname search_control
+#' @export
+refine_control <- function(...) {
+  rlang::warn(c("`refine_control()` is deprecated; use `search_control()`.",
+                i = "It holds every setting of the discrete search, the penalty's too."),
+              class = c("calm_warning_deprecated", "calm_warning"),
+              .frequency = "once", .frequency_id = "calm_refine_control")
+  search_control(...)
 }
 
 #' @export
-print.calm_refine_control <- function(x, ...) print_control_table(x, "refine_control")
+print.calm_search_control <- function(x, ...) {
+  attr(x, "given") <- NULL
+  print_control_table(x, "search_control")
+}
 
-# refine_control()'s arguments, in the order the object stores them.
-refine_fields <- function() {
-  c("penalty", "gamma", "forward", "max_moves", "order", "empty_start", "exact_max_d",
+# The default of one setting, read from search_control()'s formals: the one
+# place the search's defaults are written.
+search_default <- function(name) eval(formals(search_control)[[name]])
+
+# search_control()'s arguments, in the order the object stores them.
+search_fields <- function() {
+  c("penalty_discount", "penalty_grid", "penalty_folds", "selection_splits", "selection_tie_se",
+    "order_selection_keep_se", "provisional_gamma",
+    "penalty", "gamma", "forward", "max_moves", "order", "empty_start", "exact_max_d",
     "order_all_pairs", "order_free_starts", "order_wide_starts", "all_pairs_max_d", "order_starts",
-    "exact_limit", "grow_ratio",
+    "exact_limit", "max_sweeps", "grow_ratio",
     "kicks", "kick_size", "risk_starts", "risk_temperature", "risk_max_d")
 }
 
-# Checks the refinement's settings (a list named by refine_fields()); an
+# Checks the search's settings (a list named by search_fields()); an
 # error names the argument.
+check_search_settings <- function(x, call) {
+  c(check_selection_settings(x, call), check_refine_settings(x, call))
+}
+
+# The penalty and its choice.
+check_selection_settings <- function(x, call) {
+  list(
+    penalty_discount = check_penalty_discount(x$penalty_discount, call = call),
+    penalty_grid = check_penalty_grid(x$penalty_grid, call = call),
+    penalty_folds = check_penalty_folds(x$penalty_folds, call = call),
+    selection_splits = check_count(x$selection_splits, "selection_splits", min = 1, max = 100,
+                                   call = call),
+    selection_tie_se = check_number(x$selection_tie_se, "selection_tie_se", lower = 0,
+                                    call = call),
+    order_selection_keep_se = check_number(x$order_selection_keep_se, "order_selection_keep_se",
+                                           lower = 0, call = call),
+    provisional_gamma = check_number(x$provisional_gamma, "provisional_gamma", lower = 0,
+                                     call = call)
+  )
+}
+
+# The stages of the search.
 check_refine_settings <- function(x, call) {
   list(
     penalty = check_refine_penalty(x$penalty, arg = "penalty", call = call),
@@ -175,6 +271,7 @@ check_refine_settings <- function(x, call) {
       check_count(x$all_pairs_max_d, "all_pairs_max_d", min = 0, call = call),
     order_starts = check_count(x$order_starts, "order_starts", min = 1, max = 1e4, call = call),
     exact_limit = check_count(x$exact_limit, "exact_limit", min = 0, max = 20, call = call),
+    max_sweeps = check_count(x$max_sweeps, "max_sweeps", min = 1, max = 1e6, call = call),
     grow_ratio = if (identical(x$grow_ratio, "auto")) "auto" else
       check_number(x$grow_ratio, "grow_ratio", lower = 0, upper = 1, call = call),
     kicks = check_count(x$kicks, "kicks", min = 0, max = 1e5, call = call),
@@ -186,15 +283,17 @@ check_refine_settings <- function(x, call) {
   )
 }
 
-# calm_control(refine): a refine_control() object, a list of its arguments
-# or NULL (its defaults), as a refine_control() object.
-refine_settings_arg <- function(refine, call) {
-  if (is.null(refine)) return(refine_control())
-  if (inherits(refine, "calm_refine_control")) return(refine)
-  if (!is.list(refine) || (length(refine) && (is.null(names(refine)) ||
-                                              !all(names(refine) %in% refine_fields())))) {
-    abort_arg("refine", "must be the result of {.fn refine_control} or a list of its arguments by name.",
+
+# calm_control(search): a search_control() object, a list of its arguments
+# or NULL (its defaults), as a search_control() object. `arg`: the name the
+# caller's user wrote.
+search_settings_arg <- function(search, call, arg = "search") {
+  if (is.null(search)) return(search_control())
+  if (inherits(search, "calm_search_control")) return(search)
+  if (!is.list(search) || (length(search) && (is.null(names(search)) ||
+                                              !all(names(search) %in% search_fields())))) {
+    abort_arg(arg, "must be the result of {.fn search_control} or a list of its arguments by name.",
               call = call)
   }
-  do.call(refine_control, refine)
+  do.call(search_control, search)
 }

@@ -5,7 +5,7 @@
 #'
 #' Finds a DAG that minimises calm's decomposable l0-penalised Gaussian score
 #' ([score_dag()]),
-#' `sum_j [ 1/2 log(v_j) + lambda1 |pa(j)| ]`, globally, among all DAGs whose
+#' `sum_j [ 1/2 log(v_j) + edge_penalty |pa(j)| ]`, globally, among all DAGs whose
 #' skeleton lies inside a moral graph, by dynamic programming over subsets of
 #' the variables (Silander and Myllymäki, 2006). This is the optimum that
 #' [calm()] approximates, so the function serves as a reference for small
@@ -31,10 +31,18 @@
 #' class). Ties between classes are broken deterministically.
 #'
 #' @inheritParams calm
-#' @param lambda1 Penalty per edge and per sample (default the paper's
-#'   0.005); [bic_lambda()] gives the BIC.
-#' @param moral The moral graph that restricts the search. `NULL` (default):
-#'   estimated as in [calm()], by IAMB for data or a covariance with finite
+#' @param edge_penalty Penalty per edge and per sample (default the paper's
+#'   0.005); [bic_lambda()] gives the BIC. `NULL`: the penalty of
+#'   `control` (as in [boss()]). Formerly `lambda1`, a name calm keeps for
+#'   CALM's l0 weight in [calm_control()].
+#' @param ... `lambda1`, the former name of `edge_penalty` (deprecated).
+#' @param control The settings of the discrete search, [search_control()]
+#'   (the object [calm()] and [boss()] take) or a list of its arguments;
+#'   `NULL` (default): its defaults. The exact search reads its penalty
+#'   settings (`penalty_discount`, `penalty_grid`, `penalty_folds` and the
+#'   selection settings) when `edge_penalty = NULL`.
+#' @param moral The moral graph that restricts the search. `"auto"`
+#'   (default; `NULL` means the same): estimated as in [calm()], by IAMB for data or a covariance with finite
 #'   `n`, as the support of the precision matrix for a population covariance
 #'   (see [estimate_moral_graph()]). `"iamb"` or `"precision"` choose the
 #'   estimator, `"none"` allows every edge (the unrestricted optimum). A
@@ -52,7 +60,7 @@
 #' @return A `calm_fit` (see [calm()]) with `method = "exact"`, the optimal
 #'   DAG in `amat`, its CPDAG, least-squares weights `B` and noise variances
 #'   `omega`, and further `score` (the optimal score; equal to
-#'   `score_dag(fit, cov = fit_covariance, lambda1 = lambda1)`), `order` (an
+#'   `score_dag(fit, cov = fit_covariance, edge_penalty = edge_penalty)`), `order` (an
 #'   optimal topological order, node names), `moral` (the moral graph used,
 #'   igraph) and `memory` (bytes the tables took).
 #' @references Silander, T. and Myllymäki, P. (2006). A simple approach for
@@ -66,16 +74,21 @@
 #' fit$score
 #' shd_cpdag(fit, sem$B)
 #' @export
-exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
+exact_search <- function(x, cov = NULL, n = NULL, edge_penalty = 0.005, moral = "auto",
                          standardize = TRUE, max_d = 25, max_gb = 4, knowledge = NULL,
-                         targets = NULL, target_index = NULL) {
+                         targets = NULL, target_index = NULL, control = NULL, ...) {
   cl <- match.call()
   env <- environment()
   learner <- learner_record("exact_search", env)
   if (missing(x)) x <- NULL
   data_arg <- if (is.null(x)) "cov" else "x"
   check_flag(standardize, "standardize", call = env)
-  lambda1 <- check_number(lambda1, "lambda1", lower = 0, call = env)
+  sc <- search_settings_arg(control, call = env, arg = "control")
+  rest <- take_old_names(list(...), c(lambda1 = "edge_penalty"), "exact_search", env)
+  do.call(check_dots_empty, c(rest, list(fn = "exact_search", call = env)))
+  if (!is.null(edge_penalty)) {
+    edge_penalty <- check_number(edge_penalty, "edge_penalty", lower = 0, call = env)
+  }
   max_d <- check_count(max_d, "max_d", min = 1, max = 25, call = env)
   max_gb <- check_number(max_gb, "max_gb", lower = 0, lower_open = TRUE, allow_inf = TRUE,
                          call = env)
@@ -93,6 +106,8 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
   mask <- mo$mask
   storage.mode(mask) <- "double"
   if (!is.null(kn)) mask[kn$forbidden != 0] <- 0
+  pen <- if (is.null(edge_penalty)) boss_penalty(NULL, sc, cv, mask, call = env)
+  lambda <- edge_penalty %||% pen$lambda
   max_bytes <- if (is.finite(max_gb)) max_gb * 1024^3 else .Machine$double.xmax
   need <- cpp_exact_search_bytes(pmax(mask, t(mask)))  # an upper bound under knowledge
   if (need > max_bytes) {
@@ -102,9 +117,9 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
 
   t0 <- proc.time()[["elapsed"]]
   r <- if (is.null(kn)) {
-    cpp_exact_search(sigma, mask, lambda1, max_bytes, NULL, max_parents_for(cv$n))
+    cpp_exact_search(sigma, mask, lambda, max_bytes, NULL, max_parents_for(cv$n))
   } else {
-    cpp_exact_search(sigma, mask, lambda1, max_bytes, kn$required, max_parents_for(cv$n))
+    cpp_exact_search(sigma, mask, lambda, max_bytes, kn$required, max_parents_for(cv$n))
   }
   elapsed <- proc.time()[["elapsed"]] - t0
 
@@ -114,11 +129,13 @@ exact_search <- function(x, cov = NULL, n = NULL, lambda1 = 0.005, moral = NULL,
   dimnames(amat) <- list(nm, nm)
   new_calm_fit(
     amat, sigma = sigma, n = cv$n, method = "exact",
-    settings = list(lambda1 = lambda1, standardize = standardize, moral = mo$source,
-                    max_d = max_d, max_gb = max_gb),
+    settings = list(edge_penalty = lambda, standardize = standardize, moral = mo$source,
+                    max_d = max_d, max_gb = max_gb, control = sc),
     converged = TRUE, time = elapsed, call = cl,
-    extra = c(list(score = r$score, order = nm[r$order], moral = mo$graph, memory = r$bytes,
-                 knowledge = kn, learner = learner, targets = tg), data_summary(x, cov, standardize))
+    extra = c(if (!is.null(pen)) list(penalty = pen),
+              list(score = r$score, order = nm[r$order], moral = mo$graph, memory = r$bytes,
+                   knowledge = kn, learner = learner, targets = tg),
+              data_summary(x, cov, standardize))
   )
 }
 

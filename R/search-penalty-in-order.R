@@ -1,4 +1,4 @@
-# The penalty selection of calm() above refine_control(order_all_pairs)
+# The penalty selection of calm() above search_control(order_all_pairs)
 # variables with an estimated moral graph. There the selection of
 # R/search-penalty.R (BOSS over all pairs on every fold, at every discount) costs
 # several times the fit, and BOSS inside the moral graph found worse graphs
@@ -23,8 +23,10 @@
 # largest discount within `tie_se` of the best. Returns a penalty record
 # (method "cv", `in_order` the provisional discount).
 select_discount_in_order <- function(x, grid, folds, order, provisional, pairs = NULL,
-                                     splits = SELECTION_SPLITS, tie_se = SELECTION_TIE_SE,
-                                     keep_se = ORDER_SELECTION_KEEP_SE, call = parent.frame()) {
+                                     splits = search_default("selection_splits"),
+                                     tie_se = search_default("selection_tie_se"),
+                                     keep_se = search_default("order_selection_keep_se"),
+                                     call = parent.frame()) {
   n <- nrow(x)
   d <- ncol(x)
   strata <- fold_strata(x)
@@ -59,10 +61,11 @@ select_discount_in_order <- function(x, grid, folds, order, provisional, pairs =
 # the first fit's discount was at most 1.96 standard errors behind. On weak-
 # effect ER and hub networks of 400 variables it was 6 to 28 behind, and
 # the second refinement gained 20 to 30 marks (inst/bench/bench_penalty_large.R,
-# inst/bench/bench_scaling.R runs *_select).
-ORDER_SELECTION_KEEP_SE <- 2
+# inst/bench/bench_scaling.R runs *_select). The value is
+# search_control(order_selection_keep_se).
 
-# The extended BIC's gamma of the first fit (refine_control(gamma = "auto")).
+# The extended BIC's gamma of the first fit (search_control(gamma = "auto",
+# provisional_gamma)).
 # The choice in order lowers the first fit's discount where the held-out rows
 # clearly prefer a smaller one (weak effects), but it cannot raise it: a
 # discount a little too small adds weak false edges that hardly change the
@@ -70,7 +73,6 @@ ORDER_SELECTION_KEEP_SE <- 2
 # (the extended BIC in its original form) rather than the 0.75 chosen on
 # graphs of at most 200 variables: on ER1 graphs of 500 variables (n = 1000)
 # the first discount goes from 3.7 to 4.6. Measured in inst/bench/README.md.
-PROVISIONAL_GAMMA <- 1
 
 # The training moments (fold_moments()) of fold `f` of `fold` (the fold of
 # each row of `x`), from the moments of all rows (`whole`: their means and

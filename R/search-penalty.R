@@ -1,10 +1,15 @@
 # The penalty of the discrete searches: a fixed BIC discount, or a discount
 # chosen from the data by K-fold held-out log-likelihood (penalty_discount =
-# "cv" in calm_control() and boss()).
+# "cv" in search_control()).
 
-# `penalty_discount`: a non-negative number or "cv".
+# `penalty_discount`: a non-negative number, "cv" or "auto".
 check_penalty_discount <- function(x, arg = "penalty_discount", call) {
-  if (is.character(x)) return(match_choice(x, "cv", arg, call = call))
+  if (is.character(x)) {
+    # exact: "a" is no abbreviation of "auto"
+    if (length(x) == 1L && x %in% c("cv", "auto")) return(x)
+    abort_arg(arg, "must be a non-negative number, {.val cv} or {.val auto}, not {.val {x}}.",
+              call = call)
+  }
   check_number(x, arg, lower = 0, call = call)
 }
 
@@ -73,8 +78,8 @@ heldout_loglik <- function(dag, s, mu, test) {
 fold_path <- function(train, test, grid, mask, exact_limit, starts) {
   m <- fold_moments(train)
   vapply(grid, function(k) {
-    r <- boss_search(m$s, mask, bic_lambda(m$n, k), starts, order_search_max_sweeps, exact_limit,
-                     TRUE, 1, max_parents = max_parents_for(m$n))
+    r <- boss_search(m$s, mask, bic_lambda(m$n, k), starts, search_default("max_sweeps"),
+                     exact_limit, TRUE, 1, max_parents = max_parents_for(m$n))
     starts <<- matrix(r$order, ncol = 1L)
     heldout_loglik(r$dag, m$s, m$mu, test)
   }, numeric(1))
@@ -113,13 +118,12 @@ fold_task_loglik <- function(task, x, grid, mask, exact_limit) {
             task$starts) / length(test)
 }
 
-# How the selection reads its criterion: the folds of `SELECTION_SPLITS`
+# How the selection reads its criterion: the folds of `selection_splits`
 # independent random splits are pooled, and the choice is the largest
-# discount whose mean held-out log-likelihood is within `SELECTION_TIE_SE`
+# discount whose mean held-out log-likelihood is within `selection_tie_se`
 # standard errors of the best (chosen on the tuning seeds of
-# inst/bench/bench_penalty_select.R; see the realistic-benchmark vignette).
-SELECTION_SPLITS <- 2L
-SELECTION_TIE_SE <- 0.5
+# inst/bench/bench_penalty_select.R; see the realistic-benchmark vignette):
+# search_control(selection_splits, selection_tie_se).
 
 # Chooses the penalty discount from `grid` by `folds`-fold held-out
 # log-likelihood of the DAGs that BOSS learns on the training
@@ -129,9 +133,10 @@ SELECTION_TIE_SE <- 0.5
 # paired difference to the best.
 # `x`: the data (numeric matrix, complete rows); `mask`: the pairs the search
 # may join (d x d, 0/1). Returns the record stored in a fit's `penalty`.
-select_discount <- function(x, grid, folds, mask, exact_limit = 14L, call = parent.frame(),
-                            fold_arg = "penalty_folds", splits = SELECTION_SPLITS,
-                            tie_se = SELECTION_TIE_SE) {
+select_discount <- function(x, grid, folds, mask, exact_limit = search_default("exact_limit"),
+                            call = parent.frame(), fold_arg = "penalty_folds",
+                            splits = search_default("selection_splits"),
+                            tie_se = search_default("selection_tie_se")) {
   n <- nrow(x)
   strata <- fold_strata(x)
   tg <- selection_targets(x)
@@ -202,7 +207,7 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL,
 #'
 #' Chooses the penalty discount `k` of the BIC (`k log(n) / (2 n)` per edge
 #' and per sample, [bic_lambda()]) that [calm()] uses by default
-#' (`calm_control(penalty_discount = "cv")`) and [boss()] with
+#' (`search_control(penalty_discount = "cv")`) and [boss()] with
 #' `penalty_discount = "cv"`. The rows are split at random into `folds`
 #' folds, `splits` times over. For each fold and each discount of `grid`, the
 #' search of [boss()] learns a DAG on the other folds, and the DAG's
@@ -240,11 +245,11 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL,
 #' per edge and sample: `calm_control(lambda1)` in [calm()], 0.001 in
 #' [boss()].
 #'
-#' **Many variables.** Above `refine_control(order_all_pairs)` (250)
+#' **Many variables.** Above `search_control(order_all_pairs)` (250)
 #' variables with an estimated moral graph, [calm()] does not run this
 #' selection, whose searches over all pairs would cost several times the
 #' fit. It fits first at the extended BIC with `gamma = 1` (a discount of
-#' about 4.6 at 500 variables and n = 1000; `refine_control(gamma)`), then
+#' about 4.6 at 500 variables and n = 1000; `search_control(gamma)`), then
 #' scores, on the same kind of
 #' folds, the graph of each discount in the order of that fit (each
 #' variable's best parents among those before it; no search over orders),
@@ -259,12 +264,12 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL,
 #'
 #' @param x Data: a numeric matrix or data frame, one column per variable
 #'   (complete rows).
-#' @param grid Candidate penalty discounts (positive, distinct; default
-#'   1.5, 2, 2.5, 3 and 4).
-#' @param folds Number of folds (default 5; at least 2, at most
-#'   `nrow(x) / 2`).
-#' @param splits Number of independent random splits into folds (default 2);
-#'   their folds are pooled.
+#' @param grid Candidate penalty discounts (positive, distinct). `NULL`
+#'   (default): `search_control(penalty_grid)`, 1.5, 2, 2.5, 3 and 4.
+#' @param folds Number of folds (at least 2, at most `nrow(x) / 2`). `NULL`
+#'   (default): `search_control(penalty_folds)`, 5.
+#' @param splits Number of independent random splits into folds, whose folds
+#'   are pooled. `NULL` (default): `search_control(selection_splits)`, 2.
 #' @param moral The pairs the searches may join: `"none"` (default, all
 #'   pairs), or a symmetric 0/1 matrix or undirected igraph graph.
 #' @return An object of class `calm_penalty`: a list with `method` (`"cv"`),
@@ -276,15 +281,17 @@ penalty_record <- function(method, discount, lambda, table = NULL, folds = NULL,
 #'   errors), `in_order` (`NULL` here; in a fit whose discount was chosen in
 #'   the order of a first fit, that fit's discount, see "Many variables")
 #'   and `label` (the one line that `print()` of a fit shows).
-#' @seealso [calm_control()] (`penalty_discount`), [boss()].
+#' @seealso [search_control()] (`penalty_discount`), [boss()].
 #' @examples
 #' set.seed(1)
 #' sem <- simulate_sem(10, k = 1, n = 300)
 #' select_penalty(sem$x, grid = c(1, 2, 4), folds = 3)
 #' @export
-select_penalty <- function(x, grid = c(1.5, 2, 2.5, 3, 4), folds = 5, splits = 2,
-                           moral = "none") {
+select_penalty <- function(x, grid = NULL, folds = NULL, splits = NULL, moral = "none") {
   env <- environment()
+  grid <- grid %||% search_default("penalty_grid")
+  folds <- folds %||% search_default("penalty_folds")
+  splits <- splits %||% search_default("selection_splits")
   grid <- check_penalty_grid(grid, "grid", call = env)
   folds <- check_count(folds, "folds", min = 2, max = 1000, call = env)
   splits <- check_count(splits, "splits", min = 1, max = 100, call = env)
@@ -308,57 +315,62 @@ print.calm_penalty <- function(x, ...) {
 # The one resolver of the discrete searches' penalty: calm()'s refinement,
 # boss() and ges_pcalg() call it and keep its record. In this order:
 # 1. `fixed`: a record the caller made of a penalty the user gave per edge
-#    and sample (boss(lambda1 = ), refine_control(penalty = <number>));
+#    and sample (boss(edge_penalty = ), search_control(penalty = <number>));
 # 2. a population covariance (n = Inf) has no BIC: `population`, the
 #    learner's own record (calm(): its lambda1; boss(): 0.001, see ?boss);
-# 3. `ebic = TRUE` (refine_control(penalty = "ebic")): the extended BIC;
-# 4. a number `discount`: the BIC at that discount;
+# 3. `ebic = TRUE` (search_control(penalty = "ebic")): the extended BIC;
+# 4. a number `discount`: the BIC at that discount; "auto" is 2 with more
+#    rows than variables (Tetrad's BOSS, boss()'s default) and "cv" else;
 # 5. "cv": the discount chosen from `grid` by held-out log-likelihood when
 #    there are data `x`, a `mask` for the selection's searches, at least 2
 #    folds of 2 rows and more rows than variables (with n <= d, issue 36,
 #    the held-out choice swings between discounts from one draw of the folds
 #    to the next; the extended BIC does not);
 # 6. otherwise the extended BIC with `gamma`, made for many variables. Where
-#    only the mask was missing (calm() above refine_control(order_all_pairs)
+#    only the mask was missing (calm() above search_control(order_all_pairs)
 #    variables), the record is `provisional`: the first fit's penalty, the
 #    discount then chosen in its order (refine_at_penalty()). `gamma = "auto"`
-#    (calm()'s default) is PROVISIONAL_GAMMA there and 0.75 elsewhere.
-resolve_penalty <- function(discount, n, d, x = NULL, mask = NULL, grid = NULL, folds = 5L,
-                            fixed = NULL, population = NULL, ebic = FALSE, gamma = 0.75,
-                            exact_limit = 14L, call = parent.frame()) {
+#    (calm()'s default) is search_control(provisional_gamma) there and 0.75
+#    elsewhere.
+# `sc`: the search_control() whose selection settings apply.
+resolve_penalty <- function(discount, n, d, x = NULL, mask = NULL, fixed = NULL,
+                            population = NULL, ebic = FALSE, gamma = sc$gamma,
+                            sc = search_control(), call = parent.frame()) {
   if (!is.null(fixed)) return(fixed)
   if (!is.finite(n)) return(population)
+  if (identical(discount, "auto")) discount <- if (n > d) 2 else "cv"
+  folds <- sc$penalty_folds
   if (!ebic && is.numeric(discount)) return(penalty_record("fixed", discount, bic_lambda(n, discount)))
   # small data: as many folds as have 2 rows each; below 4 rows the extended BIC
   folds <- min(folds, floor(n / 2))
   selectable <- !ebic && !is.null(x) && folds >= 2 && n > d
   if (selectable && !is.null(mask)) {
-    return(select_discount(x, grid, folds, mask, exact_limit, call = call))
+    return(select_discount(x, sc$penalty_grid, folds, mask, sc$exact_limit, call = call,
+                           splits = sc$selection_splits, tie_se = sc$selection_tie_se))
   }
-  if (identical(gamma, "auto")) gamma <- if (selectable) PROVISIONAL_GAMMA else 0.75
+  if (identical(gamma, "auto")) gamma <- if (selectable) sc$provisional_gamma else 0.75
   lam <- ebic_lambda(n, max(d, 2), gamma = gamma)
   rec <- penalty_record("ebic", attr(lam, "discount"), as.numeric(lam))
   if (selectable) rec$provisional <- TRUE
   rec
 }
 
-# The penalty of calm()'s refinement (calm_control(penalty_discount) and
-# refine_control(penalty)), through resolve_penalty(). `x`: the data (NULL
+# The penalty of calm()'s refinement (search_control(penalty_discount,
+# penalty)), through resolve_penalty(). `x`: the data (NULL
 # for a covariance); `mask`: the pairs the selection's searches may join
 # (NULL: no selection, see selection_mask()).
 refine_penalty_record <- function(ctrl, n, d, x, mask, call) {
-  p <- ctrl[["refine"]][["penalty"]]
+  p <- ctrl[["search"]][["penalty"]]
   own <- penalty_record("lambda1", NA_real_, ctrl[["lambda1"]])
   fixed <- if (is.numeric(p)) penalty_record("lambda", NA_real_, p) else if (p == "lambda1") own
-  resolve_penalty(ctrl[["penalty_discount"]], n, d, x, mask, ctrl[["penalty_grid"]],
-                  ctrl[["penalty_folds"]], fixed = fixed, population = own, ebic = p == "ebic",
-                  gamma = ctrl[["refine"]][["gamma"]],
-                  exact_limit = ctrl[["refine"]][["exact_limit"]], call = call)
+  resolve_penalty(ctrl[["search"]][["penalty_discount"]], n, d, x, mask, fixed = fixed,
+                  population = own, ebic = p == "ebic", gamma = ctrl[["search"]][["gamma"]],
+                  sc = ctrl[["search"]], call = call)
 }
 
 # The pairs the selection's BOSS runs may join: all pairs when the
 # moral graph was estimated (as the refinement's BOSS, up to
-# refine_control(order_all_pairs) variables), the fit's mask otherwise (a given moral
+# search_control(order_all_pairs) variables), the fit's mask otherwise (a given moral
 # graph, knowledge). NULL above that many variables with an estimated moral
 # graph: searches inside it found worse graphs in the folds and chose too
 # small a discount (1000 variables, n = 2000: 2.5 against 4 over all pairs,
@@ -368,7 +380,7 @@ refine_penalty_record <- function(ctrl, n, d, x, mask, call) {
 selection_mask <- function(mask, mo, kn, ctrl) {
   d <- ncol(mask)
   if (mo[["source"]] == "iamb" && is.null(kn)) {
-    if (d > ctrl[["refine"]][["order_all_pairs"]]) return(NULL)
+    if (d > ctrl[["search"]][["order_all_pairs"]]) return(NULL)
     return(matrix(1, d, d) - diag(d))
   }
   mask

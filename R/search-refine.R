@@ -4,14 +4,13 @@
 # (src/search_exact.cpp).
 
 # Tolerances and budgets shared by the searches: a move or a new graph must
-# improve the score by more than `score_tol` to count; BOSS makes
-# at most `order_search_max_sweeps` passes per start; the refinement's exact
+# improve the score by more than `score_tol` to count (BOSS makes at most
+# search_control(max_sweeps) passes per start); the refinement's exact
 # search runs only when its tables fit in `exact_search_budget` bytes.
 score_tol <- 1e-10
 # The relative residual variance below which a regression is exact, hence
 # not scored (LocalScore::kAdmissibleFloor in src/search_score.h).
 admissible_floor <- 1e-12
-order_search_max_sweeps <- 100L
 exact_search_budget <- 2 * 1024^3
 # BOSS's caches (grow-shrink trees, local scores) are emptied
 # and rebuilt when they hold more than `search_cache_budget` bytes: on dense
@@ -49,7 +48,7 @@ ges_moves <- function(sigma, cpdag, lambda, allowed, options, kn = NULL, max_par
 # covariance) is respected.
 refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, kn = NULL,
                        phase = no_phase) {
-  forward <- ctrl$refine$forward
+  forward <- ctrl$search$forward
   if (identical(forward, "auto")) forward <- !is.finite(n)
   t0 <- proc.time()[["elapsed"]]
   ctx <- refine_context(sigma, mask, lambda, ctrl, n, extend, kn, forward)
@@ -73,28 +72,34 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   rm(r)
   lap("ges_start")
   phase("refinement: GES from the empty graph")
-  if (isTRUE(ctrl$refine$empty_start)) state <- refine_from_empty(ctx, state)
+  if (isTRUE(ctrl$search$empty_start)) state <- refine_from_empty(ctx, state)
   lap("ges_empty")
   phase("refinement: BOSS")
-  if (isTRUE(ctrl$refine$order)) state <- refine_by_order(ctx, state, dag)
+  if (isTRUE(ctrl$search$order)) state <- refine_by_order(ctx, state, dag)
   lap("boss")
   if (!is.null(state$wide_seconds)) {
     clock[["boss_wide"]] <- state$wide_seconds
     clock[["boss"]] <- clock[["boss"]] - state$wide_seconds
   }
-  exact_run <- ctx$d <= ctrl$refine$exact_max_d && exact_pays(state)
+  exact_run <- ctx$d <= ctrl$search$exact_max_d && exact_pays(state)
   phase("refinement: exact search and minimum risk")
   if (exact_run) state <- refine_exact(ctx, state)
   lap("exact")
   score_best <- state$score
+  min_risk_run <- min_risk_applies(ctx)
   state <- refine_min_risk(ctx, state)
   lap("min_risk")
+  # the stages that ran, in order (the record's `stages`)
+  ran <- c(ges_start = TRUE, ges_empty = isTRUE(ctrl$search$empty_start),
+           boss = isTRUE(ctrl$search$order), boss_wide = !is.null(state$wide_seconds),
+           exact = exact_run, min_risk = min_risk_run)
   nm <- ctx$nm
   cpdag <- set_node_names(state$cpdag, nm)
   # keep the DAG when the class did not change, so that the refined fit of
   # an unchanged graph is the same DAG
   new_dag <- if (nrow(state$moves) == 0L) dag else set_node_names(member_dag(cpdag, kn), nm)
-  record <- list(method = "ges", lambda = lambda, forward = forward,
+  record <- list(method = "search", stages = names(ran)[ran], lambda = lambda,
+                 forward = forward,
                  dag_before = dag, cpdag_before = set_node_names(start_cpdag(dag), nm),
                  score_before = score_before, score_after = state$score,
                  score_best = score_best, exact_run = exact_run, moves = state$moves,
@@ -163,17 +168,17 @@ refine_context <- function(sigma, mask, lambda, ctrl, n, extend, kn, forward) {
   if (!is.null(kn)) allowed <- pmax(allowed, kn$required, t(kn$required)) * pairs
   # (the moral graph itself when its diagonal is clear: no copy of d x d)
   if (any(diag(allowed) != 0)) diag(allowed) <- 0
-  complete <- wide_pairs(allowed, extend, ctrl$refine$all_pairs_max_d)
+  complete <- wide_pairs(allowed, extend, ctrl$search$all_pairs_max_d)
   if (!is.null(kn)) complete <- complete * pairs
   list(sigma = sigma, lambda = lambda, ctrl = ctrl, kn = kn, n = n, mp = max_parents_for(n),
-       grow_ratio = refine_grow_ratio(ctrl$refine$grow_ratio, n, d),
+       grow_ratio = refine_grow_ratio(ctrl$search$grow_ratio, n, d),
        extend = extend, forward = forward, nm = colnames(sigma), d = d, allowed = allowed,
        complete = complete)
 }
 
 # The pairs that the steps beyond an estimated moral graph (GES from the
 # empty graph, BOSS beyond the moral graph, the minimum-risk step) may join:
-# every pair up to `max_d` variables (refine_control(all_pairs_max_d)), and
+# every pair up to `max_d` variables (search_control(all_pairs_max_d)), and
 # above it the pairs of the moral graph `allowed` and those that share a
 # neighbour in it, so that their cost follows the moral graph's edges (at
 # d = 1000 the two steps over all pairs took 120 of a fit's 155 seconds).
@@ -210,7 +215,7 @@ refine_grow_ratio <- function(ratio, n, d) {
 
 # GES moves of the refinement from the CPDAG `cp` inside `allowed`.
 refine_ges <- function(ctx, cp, allowed, forward = ctx$forward) {
-  ges_moves(ctx$sigma, cp, ctx$lambda, allowed, ges_options(forward, ctx$ctrl$refine$max_moves),
+  ges_moves(ctx$sigma, cp, ctx$lambda, allowed, ges_options(forward, ctx$ctrl$search$max_moves),
             ctx$kn, ctx$mp)
 }
 
@@ -245,7 +250,7 @@ refine_from_empty <- function(ctx, state) {
 # d = 300, n = 150 the masked search ended 10, 7 and 2 marks further from
 # the truth than the search over all pairs on three data sets).
 order_all_pairs_limit <- function(ctrl, n, d) {
-  if (n <= d) 2 * ctrl$refine$order_all_pairs else ctrl$refine$order_all_pairs
+  if (n <= d) 2 * ctrl$search$order_all_pairs else ctrl$search$order_all_pairs
 }
 
 # Whether the BOSS runs of the refinement (and of its last step, see
@@ -268,7 +273,7 @@ refine_by_order <- function(ctx, state, dag) {
   os <- refine_best_order(ctx, order_mask, starts)
   state$order_agreement <- start_agreement(os)
   state$risk_pool <- os$risk_pool
-  wide <- ctx$extend && !all_pairs && ctrl$refine$order_wide_starts > 0
+  wide <- ctx$extend && !all_pairs && ctrl$search$order_wide_starts > 0
   if (wide) {
     t0 <- proc.time()[["elapsed"]]
     os <- refine_order_beyond_mask(ctx, os)
@@ -284,7 +289,7 @@ refine_by_order <- function(ctx, state, dag) {
         ""
       }
       n_kicks <- os$kicks_improved
-      if (n_kicks > 0) ratios <- sprintf("%s, then %d of %d kicks", ratios, n_kicks, ctrl$refine$kicks)
+      if (n_kicks > 0) ratios <- sprintf("%s, then %d of %d kicks", ratios, n_kicks, ctrl$search$kicks)
       if (!is.null(os$wide_orders)) {
         ratios <- sprintf("%s, then over all pairs from %d orders", ratios, os$wide_orders)
       }
@@ -305,14 +310,14 @@ refine_by_order <- function(ctx, state, dag) {
 # far from graphs that BOSS over all pairs found and that scored better at
 # the same penalty. One more BOSS over all pairs, from the best order found
 # inside and the final orders of the best-scoring starts
-# (refine_control(order_wide_starts) orders in all), is kept when it scores
+# (search_control(order_wide_starts) orders in all), is kept when it scores
 # better: a few of BOSS's starts over all pairs instead of ten (measured in
 # the stage vignette).
 refine_order_beyond_mask <- function(ctx, os) {
   inside <- os$start_orders[, order(os$start_scores), drop = FALSE]
   st <- cbind(os$order, inside)
   st <- st[, !duplicated(t(st)), drop = FALSE]
-  st <- st[, seq_len(min(ncol(st), ctx$ctrl$refine$order_wide_starts)), drop = FALSE]
+  st <- st[, seq_len(min(ncol(st), ctx$ctrl$search$order_wide_starts)), drop = FALSE]
   out <- refine_boss(ctx, ctx$complete, st, TRUE, 1)
   if (out$score < os$score - wide_min_gain(ctx$n)) {
     out$kicks_improved <- os$kicks_improved
@@ -338,8 +343,8 @@ wide_min_gain <- function(n) if (is.finite(n)) max(score_tol, WIDE_MIN_GAIN / n)
 # the starts are split between the workers of the future plan (boss_run()),
 # with the same result as one call. `keep_graphs`: each start's CPDAG too.
 refine_boss <- function(ctx, mask, starts, bes, ratio, keep_graphs = FALSE) {
-  out <- boss_run(ctx$sigma, mask, ctx$lambda, starts, order_search_max_sweeps,
-                  ctx$ctrl$refine$exact_limit, bes, ratio, kn = ctx$kn, max_parents = ctx$mp,
+  out <- boss_run(ctx$sigma, mask, ctx$lambda, starts, ctx$ctrl$search$max_sweeps,
+                  ctx$ctrl$search$exact_limit, bes, ratio, kn = ctx$kn, max_parents = ctx$mp,
                   keep_graphs = keep_graphs, progress = FALSE)
   # the stages read the CPDAG only (a d x d matrix less to hold at scale)
   out$dag <- NULL
@@ -347,7 +352,7 @@ refine_boss <- function(ctx, mask, starts, bes, ratio, keep_graphs = FALSE) {
 }
 
 # The start orders of BOSS: CALM's, the current graph's and
-# random ones up to refine_control(order_starts). With a given moral graph the search
+# random ones up to search_control(order_starts). With a given moral graph the search
 # keeps to it, but its landscape is rugged there: on dense graphs orders
 # close to a true one give graphs that need edges outside the mask. More
 # starts then: the orders where the same starts end in a search over all
@@ -358,11 +363,11 @@ refine_order_starts <- function(ctx, state, dag) {
   dag_now <- member_dag(state$cpdag, ctx$kn)
   starts <- unique(list(cpp_topological_order(dag), cpp_topological_order(dag_now)))
   fixed <- length(starts)
-  starts <- c(starts, lapply(seq_len(max(0L, ctrl$refine$order_starts - fixed)),
+  starts <- c(starts, lapply(seq_len(max(0L, ctrl$search$order_starts - fixed)),
                              function(i) sample.int(d)))
   random <- seq_along(starts) > fixed
   allowed <- state$allowed
-  if (!ctx$extend && isTRUE(ctrl$refine$order_free_starts) && d <= ctrl$refine$order_all_pairs &&
+  if (!ctx$extend && isTRUE(ctrl$search$order_free_starts) && d <= ctrl$search$order_all_pairs &&
       any(allowed[row(allowed) != col(allowed)] == 0)) {
     free <- refine_boss(ctx, ctx$complete, matrix(unlist(starts), nrow = d), FALSE, 1)
     more <- lapply(seq_len(ncol(free$orders)), function(k) free$orders[, k])
@@ -375,7 +380,7 @@ refine_order_starts <- function(ctx, state, dag) {
 }
 
 # BOSS from `starts` inside `order_mask`: with the plain grow
-# step and, unless refine_control(grow_ratio) is 1, again with the longer one; the
+# step and, unless search_control(grow_ratio) is 1, again with the longer one; the
 # better result is kept (ties: the plain one; neither ratio's landscape is
 # better on every graph). Then kicks: a few nodes of the best order so far
 # moved to random places and the search run again from there, alternating
@@ -403,9 +408,9 @@ refine_best_order <- function(ctx, order_mask, starts) {
   # each start's final order and score, before the kicks (refine_order_beyond_mask())
   start_orders <- os$orders
   start_scores <- os$starts$score
-  os <- kick_search(os, ctx$sigma, order_mask, ctx$lambda, order_search_max_sweeps,
-                    ctrl$refine$exact_limit, TRUE, os_ratio, ctrl$refine$kicks,
-                    ctrl$refine$kick_size, unique(c(1, ctx$grow_ratio)), kn = ctx$kn,
+  os <- kick_search(os, ctx$sigma, order_mask, ctx$lambda, ctx$ctrl$search$max_sweeps,
+                    ctrl$search$exact_limit, TRUE, os_ratio, ctrl$search$kicks,
+                    ctrl$search$kick_size, unique(c(1, ctx$grow_ratio)), kn = ctx$kn,
                     max_parents = ctx$mp)
   os$dag <- NULL
   os$risk_pool <- pool

@@ -3,7 +3,7 @@
 # within a few log-likelihood units of the best, and the best-scoring one
 # fits the noise of the sample in the orientation of weak edges. The step
 # weighs the local optima of BOSS from random orders (those of BOSS's random
-# starts in R/search-refine.R, and further ones up to refine_control(risk_starts)
+# starts in R/search-refine.R, and further ones up to search_control(risk_starts)
 # in all) and the refined graph by exp(-D / temperature), D its score above
 # the best in log-likelihood units, and keeps the candidate with the
 # smallest weighted sum of structural Hamming distances (CPDAGs) to all
@@ -29,26 +29,26 @@ min_risk_index <- function(states, scores, n, temperature) {
 }
 
 # Whether the step runs: asked for, finite n above d, and at most
-# refine_control(risk_max_d) variables.
+# search_control(risk_max_d) variables.
 min_risk_applies <- function(ctx) {
-  ctx$ctrl$refine$risk_starts > 0 && is.finite(ctx$n) && ctx$n > ctx$d &&
-    ctx$d <= ctx$ctrl$refine$risk_max_d
+  ctx$ctrl$search$risk_starts > 0 && is.finite(ctx$n) && ctx$n > ctx$d &&
+    ctx$d <= ctx$ctrl$search$risk_max_d
 }
 
 # The step itself on the refinement's state (see refine_dag()): its
 # candidates are the local optima of BOSS's random starts (`state$risk_pool`,
-# from refine_by_order(); none with refine_control(order = FALSE)) and of BOSS
-# from further random orders up to refine_control(risk_starts), drawn from
+# from refine_by_order(); none with search_control(order = FALSE)) and of BOSS
+# from further random orders up to search_control(risk_starts), drawn from
 # R's RNG in this process, so set.seed() reproduces the choice.
 refine_min_risk <- function(ctx, state) {
   if (!min_risk_applies(ctx)) return(state)
   pool <- state$risk_pool
-  more <- risk_candidates(ctx, state, ctx$ctrl$refine$risk_starts - length(pool$scores))
+  more <- risk_candidates(ctx, state, ctx$ctrl$search$risk_starts - length(pool$scores))
   graphs <- c(list(state$cpdag), pool$cpdags, more$cpdags)
   scores <- c(state$score, pool$scores, more$scores)
   states <- matrix(vapply(graphs, pair_states, integer(ctx$d * (ctx$d - 1L) / 2L)),
                    ncol = length(graphs))
-  i <- min_risk_index(states, scores, ctx$n, ctx$ctrl$refine$risk_temperature)
+  i <- min_risk_index(states, scores, ctx$n, ctx$ctrl$search$risk_temperature)
   if (i > 1L) {
     what <- sprintf("minimum expected SHD among %d local optima", length(graphs))
     state$moves <- rbind(state$moves, stage_move("risk", what, scores[i] - state$score))

@@ -17,7 +17,7 @@ merge_into <- function(files, into, run_of, read) {
   unlink(file.path(ext, files))
   cat(sprintf("%s: %d fragments\n", into, length(files)))
 }
-# the paper's tables (list(result, meta) from inst/scripts), one file a table
+# the paper's tables (list(result, meta) from inst/bench/paper), one file a table
 for (tab in sprintf("table%d", 2:8)) {
   if (file.exists(file.path(ext, paste0(tab, ".rds")))) next
   files <- frag(sprintf("^%s(_.*)?\\.rds$", tab))

@@ -13,27 +13,27 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // cpp_golem_nv_objective
-Rcpp::List cpp_golem_nv_objective(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::MatrixXd> B, double lambda1, double lambda2, bool equal_variances);
-RcppExport SEXP _calm_cpp_golem_nv_objective(SEXP SSEXP, SEXP BSEXP, SEXP lambda1SEXP, SEXP lambda2SEXP, SEXP equal_variancesSEXP) {
+Rcpp::List cpp_golem_nv_objective(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::MatrixXd> B, double l1_weight, double lambda2, bool equal_variances);
+RcppExport SEXP _calm_cpp_golem_nv_objective(SEXP SSEXP, SEXP BSEXP, SEXP l1_weightSEXP, SEXP lambda2SEXP, SEXP equal_variancesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type S(SSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type B(BSEXP);
-    Rcpp::traits::input_parameter< double >::type lambda1(lambda1SEXP);
+    Rcpp::traits::input_parameter< double >::type l1_weight(l1_weightSEXP);
     Rcpp::traits::input_parameter< double >::type lambda2(lambda2SEXP);
     Rcpp::traits::input_parameter< bool >::type equal_variances(equal_variancesSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_golem_nv_objective(S, B, lambda1, lambda2, equal_variances));
+    rcpp_result_gen = Rcpp::wrap(cpp_golem_nv_objective(S, B, l1_weight, lambda2, equal_variances));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_golem_nv
-Rcpp::List cpp_golem_nv(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::MatrixXd> B_init, double lambda1, double lambda2, double lr, double iter, double trace_every, double edge_threshold, Rcpp::Nullable<Rcpp::Function> report, bool equal_variances);
-RcppExport SEXP _calm_cpp_golem_nv(SEXP SSEXP, SEXP B_initSEXP, SEXP lambda1SEXP, SEXP lambda2SEXP, SEXP lrSEXP, SEXP iterSEXP, SEXP trace_everySEXP, SEXP edge_thresholdSEXP, SEXP reportSEXP, SEXP equal_variancesSEXP) {
+Rcpp::List cpp_golem_nv(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::MatrixXd> B_init, double l1_weight, double lambda2, double lr, double iter, double trace_every, double edge_threshold, Rcpp::Nullable<Rcpp::Function> report, bool equal_variances);
+RcppExport SEXP _calm_cpp_golem_nv(SEXP SSEXP, SEXP B_initSEXP, SEXP l1_weightSEXP, SEXP lambda2SEXP, SEXP lrSEXP, SEXP iterSEXP, SEXP trace_everySEXP, SEXP edge_thresholdSEXP, SEXP reportSEXP, SEXP equal_variancesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type S(SSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type B_init(B_initSEXP);
-    Rcpp::traits::input_parameter< double >::type lambda1(lambda1SEXP);
+    Rcpp::traits::input_parameter< double >::type l1_weight(l1_weightSEXP);
     Rcpp::traits::input_parameter< double >::type lambda2(lambda2SEXP);
     Rcpp::traits::input_parameter< double >::type lr(lrSEXP);
     Rcpp::traits::input_parameter< double >::type iter(iterSEXP);
@@ -41,31 +41,31 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type edge_threshold(edge_thresholdSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type report(reportSEXP);
     Rcpp::traits::input_parameter< bool >::type equal_variances(equal_variancesSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_golem_nv(S, B_init, lambda1, lambda2, lr, iter, trace_every, edge_threshold, report, equal_variances));
+    rcpp_result_gen = Rcpp::wrap(cpp_golem_nv(S, B_init, l1_weight, lambda2, lr, iter, trace_every, edge_threshold, report, equal_variances));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_notears_objective
-Rcpp::List cpp_notears_objective(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::VectorXd> w, double lambda1, double rho, double alpha);
-RcppExport SEXP _calm_cpp_notears_objective(SEXP SSEXP, SEXP wSEXP, SEXP lambda1SEXP, SEXP rhoSEXP, SEXP alphaSEXP) {
+Rcpp::List cpp_notears_objective(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::VectorXd> w, double l1_weight, double rho, double alpha);
+RcppExport SEXP _calm_cpp_notears_objective(SEXP SSEXP, SEXP wSEXP, SEXP l1_weightSEXP, SEXP rhoSEXP, SEXP alphaSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type S(SSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::VectorXd> >::type w(wSEXP);
-    Rcpp::traits::input_parameter< double >::type lambda1(lambda1SEXP);
+    Rcpp::traits::input_parameter< double >::type l1_weight(l1_weightSEXP);
     Rcpp::traits::input_parameter< double >::type rho(rhoSEXP);
     Rcpp::traits::input_parameter< double >::type alpha(alphaSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_notears_objective(S, w, lambda1, rho, alpha));
+    rcpp_result_gen = Rcpp::wrap(cpp_notears_objective(S, w, l1_weight, rho, alpha));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_notears_linear
-Rcpp::List cpp_notears_linear(const Eigen::Map<Eigen::MatrixXd> S, double lambda1, int max_iter, double h_tol, double rho_max, double edge_threshold, int lmm, double factr, double pgtol, int maxit, std::string solver, Rcpp::Nullable<Rcpp::Function> report);
-RcppExport SEXP _calm_cpp_notears_linear(SEXP SSEXP, SEXP lambda1SEXP, SEXP max_iterSEXP, SEXP h_tolSEXP, SEXP rho_maxSEXP, SEXP edge_thresholdSEXP, SEXP lmmSEXP, SEXP factrSEXP, SEXP pgtolSEXP, SEXP maxitSEXP, SEXP solverSEXP, SEXP reportSEXP) {
+Rcpp::List cpp_notears_linear(const Eigen::Map<Eigen::MatrixXd> S, double l1_weight, int max_iter, double h_tol, double rho_max, double edge_threshold, int lmm, double factr, double pgtol, int maxit, std::string solver, Rcpp::Nullable<Rcpp::Function> report);
+RcppExport SEXP _calm_cpp_notears_linear(SEXP SSEXP, SEXP l1_weightSEXP, SEXP max_iterSEXP, SEXP h_tolSEXP, SEXP rho_maxSEXP, SEXP edge_thresholdSEXP, SEXP lmmSEXP, SEXP factrSEXP, SEXP pgtolSEXP, SEXP maxitSEXP, SEXP solverSEXP, SEXP reportSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type S(SSEXP);
-    Rcpp::traits::input_parameter< double >::type lambda1(lambda1SEXP);
+    Rcpp::traits::input_parameter< double >::type l1_weight(l1_weightSEXP);
     Rcpp::traits::input_parameter< int >::type max_iter(max_iterSEXP);
     Rcpp::traits::input_parameter< double >::type h_tol(h_tolSEXP);
     Rcpp::traits::input_parameter< double >::type rho_max(rho_maxSEXP);
@@ -76,7 +76,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
     Rcpp::traits::input_parameter< std::string >::type solver(solverSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type report(reportSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_notears_linear(S, lambda1, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, solver, report));
+    rcpp_result_gen = Rcpp::wrap(cpp_notears_linear(S, l1_weight, max_iter, h_tol, rho_max, edge_threshold, lmm, factr, pgtol, maxit, solver, report));
     return rcpp_result_gen;
 END_RCPP
 }

@@ -11,7 +11,7 @@
 namespace calm {
 
 GolemNvParts golem_nv_objective(const Eigen::MatrixXd& S, const Eigen::MatrixXd& B,
-                                double lambda1, double lambda2, Eigen::MatrixXd* grad,
+                                double l1_weight, double lambda2, Eigen::MatrixXd* grad,
                                 bool equal_variances) {
   const Eigen::Index d = B.rows();
   GolemNvParts p;
@@ -34,11 +34,11 @@ GolemNvParts golem_nv_objective(const Eigen::MatrixXd& S, const Eigen::MatrixXd&
   const Eigen::MatrixXd W = B.cwiseProduct(B);
   Eigen::MatrixXd gh;
   p.h = h_exp(W, grad ? &gh : nullptr);
-  p.objective = p.likelihood + lambda1 * p.l1 + lambda2 * p.h;
+  p.objective = p.likelihood + l1_weight * p.l1 + lambda2 * p.h;
   if (!std::isfinite(p.objective)) p.objective = std::numeric_limits<double>::infinity();
   if (grad) {
-    // plus lambda1 sign(B) and, of lambda2 h(B*B), lambda2 2 B * exp(B*B)^T.
-    g += lambda1 * B.unaryExpr([](double v) { return static_cast<double>((v > 0) - (v < 0)); });
+    // plus l1_weight sign(B) and, of lambda2 h(B*B), lambda2 2 B * exp(B*B)^T.
+    g += l1_weight * B.unaryExpr([](double v) { return static_cast<double>((v > 0) - (v < 0)); });
     g += lambda2 * 2.0 * gh.cwiseProduct(B);
     g.diagonal().setZero();
     *grad = g;
@@ -67,14 +67,14 @@ GolemNvResult golem_nv_fit(const Eigen::MatrixXd& S, const Eigen::MatrixXd& B_in
     return progress && progress(Progress{1, it, opt.iter, opt.lambda2, p.h, p.objective,
                                          row.edges, true});
   };
-  GolemNvParts parts = golem_nv_objective(S, B, opt.lambda1, opt.lambda2, &grad, opt.equal_variances);
+  GolemNvParts parts = golem_nv_objective(S, B, opt.l1_weight, opt.lambda2, &grad, opt.equal_variances);
   bool stop = record(0, parts);
   long it = 0;
   while (it < opt.iter && !stop) {
     adam.step(B, grad);
     B.diagonal().setZero();
     ++it;
-    parts = golem_nv_objective(S, B, opt.lambda1, opt.lambda2, &grad, opt.equal_variances);
+    parts = golem_nv_objective(S, B, opt.l1_weight, opt.lambda2, &grad, opt.equal_variances);
     if (opt.trace_every > 0 && (it % opt.trace_every == 0 || it == opt.iter)) {
       stop = record(it, parts);
     } else if (it % 100 == 0 && progress) {

@@ -13,7 +13,7 @@ namespace calm {
 
 struct GolemNvOptions {
   bool equal_variances = false;  // GOLEM-EV likelihood instead of GOLEM-NV
-  double lambda1 = 2e-3;   // weight of ||B||_1
+  double l1_weight = 2e-3;   // weight of ||B||_1
   double lambda2 = 5.0;    // weight of h_exp(B * B)
   double lr = 1e-3;        // Adam learning rate
   long iter = 100000;      // Adam steps
@@ -29,14 +29,14 @@ struct GolemNvParts {
   double h = 0.0;           // tr(exp(B * B)) - d
 };
 
-// Objective likelihood + lambda1 ||B||_1 + lambda2 h_exp(B * B) and, when
+// Objective likelihood + l1_weight ||B||_1 + lambda2 h_exp(B * B) and, when
 // equal_variances is true the GOLEM-EV likelihood
 // d/2 log(sum_i ((I-B)^T S (I-B))_ii) - log|det(I-B)| replaces GOLEM-NV's. When
 // grad is not null, its (sub)gradient with respect to B; the diagonal of the
 // gradient is set to zero because B's diagonal is fixed at zero. The l1 term
 // uses sign(B) with sign(0) = 0.
 GolemNvParts golem_nv_objective(const Eigen::MatrixXd& S, const Eigen::MatrixXd& B,
-                                double lambda1, double lambda2, Eigen::MatrixXd* grad,
+                                double l1_weight, double lambda2, Eigen::MatrixXd* grad,
                                 bool equal_variances = false);
 
 struct GolemTraceRow {

@@ -14,7 +14,7 @@ Eigen::MatrixXd notears_weights(const Eigen::VectorXd& w, Eigen::Index d) {
   return wp - wm;
 }
 
-double notears_objective(const Eigen::MatrixXd& S, const Eigen::VectorXd& w, double lambda1,
+double notears_objective(const Eigen::MatrixXd& S, const Eigen::VectorXd& w, double l1_weight,
                          double rho, double alpha, Eigen::VectorXd* grad, double* h,
                          double* loss) {
   const Eigen::Index d = S.rows();
@@ -25,15 +25,15 @@ double notears_objective(const Eigen::MatrixXd& S, const Eigen::VectorXd& w, dou
   const double ls = 0.5 * (M.array() * SM.array()).sum();
   Eigen::MatrixXd E;
   const double hv = h_exp(W.cwiseProduct(W), grad ? &E : nullptr);
-  const double value = ls + 0.5 * rho * hv * hv + alpha * hv + lambda1 * w.sum();
+  const double value = ls + 0.5 * rho * hv * hv + alpha * hv + l1_weight * w.sum();
   if (h) *h = hv;
   if (loss) *loss = ls;
   if (grad) {
-    // dW of the smooth part; W+ gets +G, W- gets -G, both + lambda1.
+    // dW of the smooth part; W+ gets +G, W- gets -G, both + l1_weight.
     const Eigen::MatrixXd G = -SM + (rho * hv + alpha) * 2.0 * E.cwiseProduct(W);
     grad->resize(2 * dd);
-    Eigen::Map<Eigen::MatrixXd>(grad->data(), d, d) = G.array() + lambda1;
-    Eigen::Map<Eigen::MatrixXd>(grad->data() + dd, d, d) = -G.array() + lambda1;
+    Eigen::Map<Eigen::MatrixXd>(grad->data(), d, d) = G.array() + l1_weight;
+    Eigen::Map<Eigen::MatrixXd>(grad->data() + dd, d, d) = -G.array() + l1_weight;
   }
   return value;
 }
@@ -65,7 +65,7 @@ NotearsResult notears_linear_fit(const Eigen::MatrixXd& S, const NotearsOptions&
       w_new = w;
       const double r = rho, a = alpha;
       ObjectiveFn f = [&S, &opt, r, a](const Eigen::VectorXd& x, Eigen::VectorXd* g) {
-        return notears_objective(S, x, opt.lambda1, r, a, g, nullptr, nullptr);
+        return notears_objective(S, x, opt.l1_weight, r, a, g, nullptr, nullptr);
       };
       BoxSolverStatus st = solver(w_new, lower, upper, f);
       evals += st.evaluations;
@@ -76,7 +76,7 @@ NotearsResult notears_linear_fit(const Eigen::MatrixXd& S, const NotearsOptions&
         res.interrupted = true;
         break;
       }
-      notears_objective(S, w_new, opt.lambda1, rho, alpha, nullptr, &h_new, nullptr);
+      notears_objective(S, w_new, opt.l1_weight, rho, alpha, nullptr, &h_new, nullptr);
       if (h_new > opt.progress * h) {
         rho *= opt.rho_mult;
       } else {
@@ -90,7 +90,7 @@ NotearsResult notears_linear_fit(const Eigen::MatrixXd& S, const NotearsOptions&
     alpha += rho * h;
     res.rounds = round;
     double loss = 0.0;
-    const double obj = notears_objective(S, w, opt.lambda1, rho, alpha, nullptr, nullptr, &loss);
+    const double obj = notears_objective(S, w, opt.l1_weight, rho, alpha, nullptr, nullptr, &loss);
     const Eigen::MatrixXd W = notears_weights(w, d);
     NotearsTraceRow row{round, rho, alpha, h, obj, loss,
                         static_cast<int>((W.array().abs() > opt.edge_threshold).count()), evals,

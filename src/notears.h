@@ -1,5 +1,5 @@
 // NOTEARS, linear least-squares version (Zheng, Aragam, Ravikumar and Xing,
-// 2018): min 1/2 tr((I-W)^T S (I-W)) + lambda1 ||W||_1 s.t. h_exp(W * W) = 0,
+// 2018): min 1/2 tr((I-W)^T S (I-W)) + l1_weight ||W||_1 s.t. h_exp(W * W) = 0,
 // solved by the augmented Lagrangian method with W = W+ - W- (both >= 0) and
 // a box-constrained quasi-Newton solver for each subproblem. The solver is
 // injected by the caller (the R glue passes LBFGSpp's L-BFGS-B from
@@ -17,10 +17,10 @@
 
 namespace calm {
 
-// lambda1, max_iter, h_tol, rho_max and edge_threshold have no default here:
+// l1_weight, max_iter, h_tol, rho_max and edge_threshold have no default here:
 // the caller sets them (from R, notears_control() is their one source).
 struct NotearsOptions {
-  double lambda1 = 0;
+  double l1_weight = 0;
   int max_iter = 0;            // outer (dual) iterations
   double h_tol = 0;            // stop when h <= h_tol
   double rho_max = 0;          // stop when rho >= rho_max
@@ -31,9 +31,9 @@ struct NotearsOptions {
 };
 
 // Augmented Lagrangian at w = (vec(W+), vec(W-)) (column-major, length
-// 2 d^2): 1/2 tr((I-W)^T S (I-W)) + rho/2 h^2 + alpha h + lambda1 sum(w).
+// 2 d^2): 1/2 tr((I-W)^T S (I-W)) + rho/2 h^2 + alpha h + l1_weight sum(w).
 // grad (if not null) receives the gradient in w; h and loss the parts.
-double notears_objective(const Eigen::MatrixXd& S, const Eigen::VectorXd& w, double lambda1,
+double notears_objective(const Eigen::MatrixXd& S, const Eigen::VectorXd& w, double l1_weight,
                          double rho, double alpha, Eigen::VectorXd* grad, double* h,
                          double* loss);
 

@@ -114,10 +114,10 @@ calm::BoxSolver make_lbfgsb(int lmm, double factr, double pgtol, int maxit,
 
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_golem_nv_objective(const Eigen::Map<Eigen::MatrixXd> S,
-                                  const Eigen::Map<Eigen::MatrixXd> B, double lambda1,
+                                  const Eigen::Map<Eigen::MatrixXd> B, double l1_weight,
                                   double lambda2, bool equal_variances = false) {
   Eigen::MatrixXd grad;
-  calm::GolemNvParts p = calm::golem_nv_objective(S, B, lambda1, lambda2, &grad, equal_variances);
+  calm::GolemNvParts p = calm::golem_nv_objective(S, B, l1_weight, lambda2, &grad, equal_variances);
   return Rcpp::List::create(Rcpp::Named("objective") = p.objective,
                             Rcpp::Named("likelihood") = p.likelihood,
                             Rcpp::Named("l1") = p.l1, Rcpp::Named("h") = p.h,
@@ -126,12 +126,12 @@ Rcpp::List cpp_golem_nv_objective(const Eigen::Map<Eigen::MatrixXd> S,
 
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_golem_nv(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::MatrixXd> B_init,
-                        double lambda1, double lambda2, double lr, double iter,
+                        double l1_weight, double lambda2, double lr, double iter,
                         double trace_every, double edge_threshold, Rcpp::Nullable<Rcpp::Function> report,
                         bool equal_variances = false) {
   calm::GolemNvOptions opt;
   opt.equal_variances = equal_variances;
-  opt.lambda1 = lambda1;
+  opt.l1_weight = l1_weight;
   opt.lambda2 = lambda2;
   opt.lr = lr;
   opt.iter = static_cast<long>(iter);
@@ -167,21 +167,21 @@ Rcpp::List cpp_golem_nv(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Ei
 
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_notears_objective(const Eigen::Map<Eigen::MatrixXd> S, const Eigen::Map<Eigen::VectorXd> w,
-                                 double lambda1, double rho, double alpha) {
+                                 double l1_weight, double rho, double alpha) {
   Eigen::VectorXd grad;
   double h = 0.0, loss = 0.0;
-  const double value = calm::notears_objective(S, w, lambda1, rho, alpha, &grad, &h, &loss);
+  const double value = calm::notears_objective(S, w, l1_weight, rho, alpha, &grad, &h, &loss);
   return Rcpp::List::create(Rcpp::Named("objective") = value, Rcpp::Named("h") = h,
                             Rcpp::Named("loss") = loss, Rcpp::Named("gradient") = grad);
 }
 
 // [[Rcpp::export(rng = false)]]
-Rcpp::List cpp_notears_linear(const Eigen::Map<Eigen::MatrixXd> S, double lambda1, int max_iter,
+Rcpp::List cpp_notears_linear(const Eigen::Map<Eigen::MatrixXd> S, double l1_weight, int max_iter,
                               double h_tol, double rho_max, double edge_threshold, int lmm,
                               double factr, double pgtol, int maxit, std::string solver,
                               Rcpp::Nullable<Rcpp::Function> report) {
   calm::NotearsOptions opt;
-  opt.lambda1 = lambda1;
+  opt.l1_weight = l1_weight;
   opt.max_iter = max_iter;
   opt.h_tol = h_tol;
   opt.rho_max = rho_max;

@@ -46,12 +46,12 @@ for (r in seq_len(reps)) {
       ges4 = do.call(ges_pcalg, c(data_args, list(penalty_discount = 4))),
       pc01 = do.call(pc_pcalg, c(data_args, list(alpha = 0.01))),
       pc05 = do.call(pc_pcalg, c(data_args, list(alpha = 0.05))),
-      exact = do.call(exact_search, c(data_args, list(lambda1 = lam_ebic, moral = "none"))),
-      exact_bic2 = do.call(exact_search, c(data_args, list(lambda1 = lam, moral = "none"))),
-      boss = do.call(boss, c(data_args, list(lambda1 = lam, starts = 10))),
-      boss_ebic = do.call(boss, c(data_args, list(lambda1 = lam_ebic, starts = 10))))
+      exact = do.call(exact_search, c(data_args, list(edge_penalty = lam_ebic, moral = "none"))),
+      exact_bic2 = do.call(exact_search, c(data_args, list(edge_penalty = lam, moral = "none"))),
+      boss = do.call(boss, c(data_args, list(edge_penalty = lam, starts = 10))),
+      boss_ebic = do.call(boss, c(data_args, list(edge_penalty = lam_ebic, starts = 10))))
     secs <- proc.time()[["elapsed"]] - t0
-    score_at <- function(l) tryCatch(as.numeric(score_dag(fit$cpdag_amat, cov = sigma, lambda1 = l)),
+    score_at <- function(l) tryCatch(as.numeric(score_dag(fit$cpdag_amat, cov = sigma, edge_penalty = l)),
                                      error = function(e) NA_real_)
     sc <- score_at(lam)
     rows[[length(rows) + 1]] <- data.frame(d = d, k = k, n = n, seed = seed, method = m,

@@ -28,7 +28,7 @@ lam <- bic_lambda(n, 2)
 sets <- rbind(data.frame(d = 50, k = 1, seed = 6001:6010), data.frame(d = 20, k = 4, seed = 2001:2010))
 work <- tempfile("clboss")
 dir.create(work)
-score_of <- function(amat, x) as.numeric(score_dag(amat, cov = cov2cor(cov(x)), lambda1 = lam))
+score_of <- function(amat, x) as.numeric(score_dag(amat, cov = cov2cor(cov(x)), edge_penalty = lam))
 rows <- list()
 files <- character()
 truth <- list()
@@ -43,7 +43,7 @@ for (i in seq_len(nrow(sets))) {
   for (starts in c(1L, 10L)) {
     set.seed(s$seed + 100000L)
     t0 <- proc.time()[["elapsed"]]
-    fit <- boss(x, penalty_discount = 2, starts = starts)
+    fit <- boss(x, starts = starts, control = search_control(penalty_discount = 2))
     secs <- proc.time()[["elapsed"]] - t0
     rows[[length(rows) + 1L]] <- data.frame(d = s$d, k = s$k, seed = s$seed,
       method = sprintf("boss(), %d start%s", starts, if (starts > 1) "s" else ""), run = 1L,

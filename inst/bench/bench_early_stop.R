@@ -5,7 +5,7 @@
 # The paper's Table 2 setting: 50-node ER graphs, population covariance,
 # true moral graph, one core. Graph g is simulate_sem(50, k) after
 # set.seed(2025 + g), and each of its two fits starts from set.seed(7000 + g)
-# (the seeds of inst/scripts/table2_er1_infinite.R). Every graph is fitted
+# (the seeds of inst/bench/paper/table2_er1_infinite.R). Every graph is fitted
 # twice: with the paper's schedule (every round 40,000 steps) and with the
 # default early stopping. Prints, per graph and over the graphs, the SHD of
 # the CPDAG, skeleton precision and recall, rounds, Adam steps and wall time

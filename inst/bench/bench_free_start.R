@@ -27,7 +27,7 @@ fit_with <- function(free) {
   function(cov, n, standardize, sem) {
     f <- calm(cov = cov, n = n, standardize = standardize,
               moral = moral_graph(sem$B, output = "matrix"),
-              control = calm_control(refine = refine_control(order_free_starts = free)), verbose = FALSE)
+              control = calm_control(search = search_control(order_free_starts = free)), verbose = FALSE)
     scores$rows[[length(scores$rows) + 1L]] <- data.frame(
       free = free, d = nrow(cov), n = n, n_true = sum(sem$B != 0),
       graph = sum(abs(sem$B)), score = f$refine$score_after)

@@ -1,5 +1,5 @@
 # The grow step of the order search's grow-shrink trees: calm's default fit
-# (refine_control(grow_ratio = )) and boss() at calm's score
+# (search_control(grow_ratio = )) and boss() at calm's score
 # (boss(grow_ratio = ), 10 random starts) at several ratios, on random ER
 # graphs with seeds fixed in advance (data from accuracy_data.R, as in
 # bench_accuracy.R, so the same seeds give the same data). Paired: every ratio sees the same data
@@ -39,8 +39,9 @@ for (r in seq_len(reps)) {
     t0 <- proc.time()[["elapsed"]]
     fit <- switch(m,
       calm = do.call(calm, c(data_args, list(moral = moral, verbose = FALSE,
-                                             control = calm_control(refine = refine_control(grow_ratio = g))))),
-      boss = do.call(boss, c(data_args, list(lambda1 = lam, starts = 10, grow_ratio = g,
+                                             control = calm_control(search = search_control(grow_ratio = g))))),
+      boss = do.call(boss, c(data_args, list(edge_penalty = lam, starts = 10,
+                                             control = search_control(grow_ratio = g),
                                              moral = if (pop) moral else "none"))),
       stop("unknown method ", m))
     secs <- proc.time()[["elapsed"]] - t0
@@ -52,7 +53,7 @@ for (r in seq_len(reps)) {
     rows[[length(rows) + 1L]] <- data.frame(
       d = d, k = k, n = n, seed = seed, method = m, grow_ratio = g,
       shd = shd_cpdag(fit, sem$B),
-      score = as.numeric(score_dag(fit$cpdag_amat, cov = sigma, lambda1 = lam)),
+      score = as.numeric(score_dag(fit$cpdag_amat, cov = sigma, edge_penalty = lam)),
       seconds = secs)
     cat(sprintf("seed %d %-4s ratio %-5g SHD %3d score %.5f %.1fs\n", seed, m, g,
                 rows[[length(rows)]]$shd, rows[[length(rows)]]$score, secs))

@@ -1,4 +1,4 @@
-# Kicks after the order search's starts (refine_control(kicks = )):
+# Kicks after the order search's starts (search_control(kicks = )):
 # calm's default fit with and without them on random ER graphs with seeds
 # fixed in advance (data from accuracy_data.R, as in bench_accuracy.R, so
 # the same seeds give the same data). Paired: both fits see the same data
@@ -24,8 +24,7 @@ best_known <- function(dat, seed) {
   set.seed(seed + 7L)
   starts <- lapply(1:30, function(i) sample.int(d))
   fits <- lapply(c(1, 0.5), function(g) {
-    boss(cov = dat$sigma, n = n, lambda1 = dat$lam_ebic, starts = starts, grow_ratio = g,
-         kicks = 100, standardize = FALSE)
+    boss(cov = dat$sigma, n = n, edge_penalty = dat$lam_ebic, starts = starts, standardize = FALSE, control = search_control(grow_ratio = g, kicks = 100))
   })
   min(vapply(fits, `[[`, numeric(1), "score"))
 }
@@ -37,7 +36,7 @@ for (r in seq_len(reps)) {
   for (kk in c(0L, kicks)) {
     set.seed(1)
     fit <- do.call(calm, c(dat$data_args, list(moral = dat$moral, verbose = FALSE,
-                                               control = calm_control(refine = refine_control(kicks = kk)))))
+                                               control = calm_control(search = search_control(kicks = kk)))))
     rows <- rbind(rows, data.frame(seed = seed, kicks = kk, score = fit$refine$score_after,
                                    shd = shd_cpdag(fit$cpdag, dat$sem$dag), time = fit$time,
                                    best_known = NA_real_))

@@ -57,9 +57,9 @@ if (m == "spread") future::plan(future::multisession, workers = 2)
 t0 <- proc.time()[["elapsed"]]
 fit <- switch(m,
   default = , spread = calm(sem$x, verbose = FALSE),
-  boss2 = boss(sem$x, penalty_discount = 2),
-  boss3 = boss(sem$x, penalty_discount = 3),
-  boss4 = boss(sem$x, penalty_discount = 4),
+  boss2 = boss(sem$x, control = search_control(penalty_discount = 2)),
+  boss3 = boss(sem$x, control = search_control(penalty_discount = 3)),
+  boss4 = boss(sem$x, control = search_control(penalty_discount = 4)),
   ges2 = ges_pcalg(sem$x, penalty_discount = 2),
   ges4 = ges_pcalg(sem$x, penalty_discount = 4),
   ges2d = , ges4d = pcalg_ges_direct(sem$x, if (m == "ges2d") 2 else 4))

@@ -1,5 +1,5 @@
 # The refinement's last step, the minimum-risk choice among local optima
-# (refine_control(risk_starts, risk_temperature), R/search-risk.R), measured on the
+# (search_control(risk_starts, risk_temperature), R/search-risk.R), measured on the
 # realistic benchmark's kinds of data (realistic_data.R) with tuning seeds,
 # not those of bench_realistic.R. Every method sees the same data set
 # (paired): calm's default (the step at temperature 4), the step at
@@ -23,9 +23,9 @@ stopifnot(all(cells %in% all_cells))
 
 methods <- list(
   calm = function(x) calm(x, verbose = FALSE),
-  risk_t2 = function(x) calm(x, verbose = FALSE, refine = refine_control(risk_temperature = 2)),
-  risk_off = function(x) calm(x, verbose = FALSE, refine = refine_control(risk_starts = 0)),
-  boss_cv = function(x) boss(x, penalty_discount = "cv"))
+  risk_t2 = function(x) calm(x, verbose = FALSE, search = search_control(risk_temperature = 2)),
+  risk_off = function(x) calm(x, verbose = FALSE, search = search_control(risk_starts = 0)),
+  boss_cv = function(x) boss(x, control = search_control(penalty_discount = "cv")))
 
 rows <- list()
 for (cell in cells) {

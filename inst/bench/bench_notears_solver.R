@@ -1,5 +1,5 @@
 # NOTEARS's L-BFGS-B subproblems on non-standardized 50-node ER4 (or ER1)
-# data (the graphs and data of inst/scripts/table7.R setting 3, or setting 1,
+# data (the graphs and data of inst/bench/paper/table7.R setting 3, or setting 1,
 # benchmark_methods() seed 2025): calm's notears_linear() with each of its
 # two solvers (notears_control(solver = "lbfgspp"), the C++ LBFGSpp
 # library's L-BFGS-B, and solver = "optim", R's lbfgsb(), L-BFGS-B 2.3)
@@ -14,7 +14,7 @@
 # linear.py (from the xunzheng/notears repository), run with the python3 on
 # the PATH, which needs numpy and scipy; '' or no folder: calm's side only.
 # For each graph and solver the script prints the final loss plus l1 term
-# (lambda1 = 0.1) of the unthresholded solution, h(W), the subproblems
+# (l1_weight = 0.1) of the unthresholded solution, h(W), the subproblems
 # stopped at the iteration cap, and the SHD of CPDAG after the paper's
 # threshold 0.1 and acyclic post-processing. With solver optim it also
 # prints the first subproblem (rho = 1, alpha = 0, from W = 0) solved by
@@ -33,10 +33,10 @@ solvers <- bench_list(a$solvers)
 if (!all(solvers %in% c("lbfgspp", "optim"))) stop("solvers must be lbfgspp and/or optim")
 
 setting <- calm:::settings_arg(data.frame(n = 1000, d = 50, k = k, standardized = FALSE))
-lambda1 <- 0.1
+l1_weight <- 0.1
 penalised_loss <- function(W, S) {
   M <- diag(nrow(S)) - W
-  0.5 * sum(M * (S %*% M)) + lambda1 * sum(abs(W))
+  0.5 * sum(M * (S %*% M)) + l1_weight * sum(abs(W))
 }
 # the post-processing notears_linear() applies to its own weights
 shd_after_threshold <- function(W, B) {
@@ -44,7 +44,7 @@ shd_after_threshold <- function(W, B) {
 }
 first_subproblem <- function(S) {
   d <- nrow(S)
-  f <- function(w) calm:::cpp_notears_objective(S, w, lambda1, 1, 0)
+  f <- function(w) calm:::cpp_notears_objective(S, w, l1_weight, 1, 0)
   upper <- rep(Inf, 2 * d * d)
   upper[c(seq(1, d * d, by = d + 1), d * d + seq(1, d * d, by = d + 1))] <- 0
   ctl <- notears_control()

@@ -19,16 +19,16 @@ for (r in seq_len(reps)) {
   pop <- r %% 2 == 0
   sem <- simulate_sem(d, k = k, n = if (pop) Inf else 1000)
   fit <- if (pop) {
-    calm(cov = sem$sigma, moral = moral_graph(sem$dag), verbose = FALSE, refine = refine_control(order_starts = as.integer(Sys.getenv("STARTS", "10"))))
+    calm(cov = sem$sigma, moral = moral_graph(sem$dag), verbose = FALSE, search = search_control(order_starts = as.integer(Sys.getenv("STARTS", "10"))))
   } else {
-    calm(sem$x, verbose = FALSE, refine = refine_control(order_starts = as.integer(Sys.getenv("STARTS", "10"))))
+    calm(sem$x, verbose = FALSE, search = search_control(order_starts = as.integer(Sys.getenv("STARTS", "10"))))
   }
   lam <- fit$refine$lambda
-  ex <- if (pop) exact_search(cov = sem$sigma, lambda1 = lam, moral = fit$refine$mask) else
-    exact_search(sem$x, lambda1 = lam, moral = fit$refine$mask)
+  ex <- if (pop) exact_search(cov = sem$sigma, edge_penalty = lam, moral = fit$refine$mask) else
+    exact_search(sem$x, edge_penalty = lam, moral = fit$refine$mask)
   s_calm <- fit$refine$score_after
   s_exact <- as.numeric(score_dag(ex, cov = if (pop) cov2cor(sem$sigma) else cov2cor(cov(sem$x)),
-                                  lambda1 = lam))
+                                  edge_penalty = lam))
   rows[[r]] <- data.frame(seed = seed, d = d, k = k, n = if (pop) Inf else 1000,
                           gap = s_calm - s_exact, reached = s_calm - s_exact < 1e-9,
                           shd_calm = shd_cpdag(fit, sem$B), shd_exact = shd_cpdag(ex, sem$B),

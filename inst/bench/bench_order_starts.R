@@ -1,5 +1,5 @@
 # calm's default against the same fit with more random starts of the
-# refinement's order search (refine_control(order_starts =)), on fresh
+# refinement's order search (search_control(order_starts =)), on fresh
 # graphs: 50-node ER4 at the population covariance with the true moral graph
 # (where the default was found far from the truth on some graphs), 50-node
 # ER4 and 100-node ER1 at n = 1000 (estimated moral graph). Paired: both see
@@ -21,7 +21,7 @@ seed <- a$seed
 more <- function(cov, n, standardize, sem) {
   calm(cov = cov, n = n, standardize = standardize,
        moral = if (is.finite(n)) NULL else moral_graph(sem$B),
-       control = calm_control(refine = refine_control(order_starts = starts)), verbose = FALSE)
+       control = calm_control(search = search_control(order_starts = starts)), verbose = FALSE)
 }
 default <- function(cov, n, standardize, sem) {
   calm(cov = cov, n = n, standardize = standardize,

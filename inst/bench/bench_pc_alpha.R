@@ -1,7 +1,7 @@
 # PC (pcalg, majority-rule v-structures) at several significance levels,
 # on the n = 1000 settings of the paper's Table 5 (50-node ER1, 50-node ER4,
 # 100-node ER1, standardized), the same graphs and data as
-# inst/scripts/table5.R (benchmark_methods() seed 2025), so that PC's row in
+# inst/bench/paper/table5.R (benchmark_methods() seed 2025), so that PC's row in
 # the stored tables (alpha = 0.01) can be read against its best alpha.
 #
 #   Rscript inst/bench/bench_pc_alpha.R out.rds [reps] [alphas] [settings]

@@ -1,7 +1,7 @@
 # The penalty above 250 variables (issue 48): calm()'s default, which chooses
 # the discount by held-out log-likelihood of the graphs in the order of a
 # first fit at the extended BIC, against calm at the extended BIC alone
-# (method ebic: refine_control(penalty = "ebic"), gamma 0.75; the default
+# (method ebic: search_control(penalty = "ebic"), gamma 0.75; the default
 # before the choice, and its first fit until that moved to gamma 1) and
 # boss() at fixed discounts 2, 3 and 4, all on the same data. Data: the realistic benchmark's kinds
 # (realistic_data.R: er, sf, hub, mixed; weak effects, raw scales) or
@@ -36,10 +36,10 @@ cell_data <- function(kind, d, n, seed) {
 fit_method <- function(m, x) {
   switch(m,
     calm = calm(x, verbose = FALSE),
-    ebic = calm(x, refine = refine_control(penalty = "ebic"), verbose = FALSE),
-    boss2 = boss(x, penalty_discount = 2),
-    boss3 = boss(x, penalty_discount = 3),
-    boss4 = boss(x, penalty_discount = 4),
+    ebic = calm(x, search = search_control(penalty = "ebic"), verbose = FALSE),
+    boss2 = boss(x, control = search_control(penalty_discount = 2)),
+    boss3 = boss(x, control = search_control(penalty_discount = 3)),
+    boss4 = boss(x, control = search_control(penalty_discount = 4)),
     stop("unknown method ", m))
 }
 

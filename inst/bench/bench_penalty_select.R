@@ -48,7 +48,7 @@ for (kind in kinds) for (n in ns) for (r in seq_len(reps)) {
              ebic = attr(ebic_lambda(n, d), "discount"))
   fits <- lapply(c(grid, picks[["ebic"]]), function(k) {
     set.seed(seed)
-    boss(dat$x, penalty_discount = k, starts = 4)
+    boss(dat$x, starts = 4, control = search_control(penalty_discount = k))
   })
   shd <- vapply(fits, function(f) shd_cpdag(f, dat$truth), numeric(1))
   names(shd) <- c(paste0("boss", grid), "ebic")

@@ -16,7 +16,7 @@
 # 750000 for the run with the minimum-risk step). first_rep (default 1)
 # starts at a later replicate, to finish a run that was stopped.
 # methods (default all but paper and calm_best): calm, calm_best (calm
-# without the minimum-risk step, refine_control(risk_starts = 0)),
+# without the minimum-risk step, search_control(risk_starts = 0)),
 # calm_ebic, paper, boss, boss_cv, ges, pc, bnlearn, bnlearn_bic (bnlearn
 # without "pred-loglik-g"). boss runs at discounts 1, 1.5, 2, 2.5, 3 and 4; ges at 1, 2, 3 and
 # 4; pc at alpha 0.001, 0.01 and 0.05; bnlearn: hc and tabu at BIC, hc at
@@ -62,16 +62,16 @@ learners <- function(methods, n) {
   # calm without the last step of its refinement (the minimum-risk choice
   # among local optima): the best-scoring graph it found
   if ("calm_best" %in% methods) {
-    L$calm_best <- function(x) calm(x, verbose = FALSE, refine = refine_control(risk_starts = 0))
+    L$calm_best <- function(x) calm(x, verbose = FALSE, search = search_control(risk_starts = 0))
   }
   if ("calm_ebic" %in% methods) {
-    L$calm_ebic <- function(x) calm(x, verbose = FALSE, refine = refine_control(penalty = "ebic"))
+    L$calm_ebic <- function(x) calm(x, verbose = FALSE, search = search_control(penalty = "ebic"))
   }
   if ("paper" %in% methods) L$paper <- function(x) calm(x, verbose = FALSE, refine = "none")
   if ("boss" %in% methods) for (k in c(1, 1.5, 2, 2.5, 3, 4)) {
-    L[[paste0("boss", k)]] <- local({ kk <- k; function(x) boss(x, penalty_discount = kk) })
+    L[[paste0("boss", k)]] <- local({ kk <- k; function(x) boss(x, control = search_control(penalty_discount = kk)) })
   }
-  if ("boss_cv" %in% methods) L$boss_cv <- function(x) boss(x, penalty_discount = "cv")
+  if ("boss_cv" %in% methods) L$boss_cv <- function(x) boss(x, control = search_control(penalty_discount = "cv"))
   if ("ges" %in% methods) for (k in c(1, 2, 3, 4)) {
     L[[paste0("ges", k)]] <- local({ kk <- k; function(x) ges_pcalg(x, penalty_discount = kk) })
   }
@@ -122,8 +122,8 @@ for (cell in cells) {
       if (inherits(fit, "calm_fit") && !is.null(fit$penalty)) {
         lam <- fit$penalty$lambda
         extra$discount <- fit$penalty$discount
-        extra$score_fit <- as.numeric(score_dag(fit, dat$x, lambda1 = lam))
-        extra$score_truth <- as.numeric(score_dag(dat$truth, dat$x, lambda1 = lam))
+        extra$score_fit <- as.numeric(score_dag(fit, dat$x, edge_penalty = lam))
+        extra$score_truth <- as.numeric(score_dag(dat$truth, dat$x, edge_penalty = lam))
       }
       row <- data.frame(kind = kind, n = n, d = ncol(dat$x), seed = seed, edges = sum(dat$truth),
                         method = m, shd = cg$shd, precision = cg$precision, recall = cg$recall,

@@ -13,11 +13,11 @@
 # (refine = "none"), long (the refinement after the long schedule, calm's
 # default before the short one), full (the default with its continuous phase
 # in full, calm_control(continuous = "always")), ebic (the default at the
-# extended BIC's penalty, refine_control(penalty = "ebic"): the default above
+# extended BIC's penalty, search_control(penalty = "ebic"): the default above
 # 250 variables before the penalty was chosen in order), inside (the default without
 # the search over all pairs above 250 variables,
-# refine_control(order_wide_starts = 0)), grow05 (BOSS's starts also at grow
-# ratio 0.5, refine_control(grow_ratio = 0.5)), boss, boss3 and boss4 (BOSS at
+# search_control(order_wide_starts = 0)), grow05 (BOSS's starts also at grow
+# ratio 0.5, search_control(grow_ratio = 0.5)), boss, boss3 and boss4 (BOSS at
 # penalty discount 2, 3 and 4), ges2 and ges4 (pcalg's GES at penalty discount 2 and 4) (default
 # "default"); first_seed: default 9001 (graph r of a setting uses
 # first_seed + r - 1); n: the sample size (default 1000). Times are wall clock on the machine as it is; run it
@@ -49,13 +49,13 @@ fit <- switch(m,
   default1 = calm(sem$x, control = calm_control(threads = 1), verbose = FALSE),
   paper = calm(sem$x, refine = "none", split_components = FALSE, verbose = FALSE),
   long = calm(sem$x, schedule = "long", verbose = FALSE),
-  ebic = calm(sem$x, refine = refine_control(penalty = "ebic"), verbose = FALSE),
+  ebic = calm(sem$x, search = search_control(penalty = "ebic"), verbose = FALSE),
   boss = boss(sem$x),
-  boss3 = boss(sem$x, penalty_discount = 3),
-  boss4 = boss(sem$x, penalty_discount = 4),
+  boss3 = boss(sem$x, control = search_control(penalty_discount = 3)),
+  boss4 = boss(sem$x, control = search_control(penalty_discount = 4)),
   full = calm(sem$x, control = calm_control(continuous = "always"), verbose = FALSE),
-  inside = calm(sem$x, refine = refine_control(order_wide_starts = 0), verbose = FALSE),
-  grow05 = calm(sem$x, refine = refine_control(grow_ratio = 0.5), verbose = FALSE),
+  inside = calm(sem$x, search = search_control(order_wide_starts = 0), verbose = FALSE),
+  grow05 = calm(sem$x, search = search_control(grow_ratio = 0.5), verbose = FALSE),
   ges2 = ges_pcalg(sem$x, penalty_discount = 2),
   ges4 = ges_pcalg(sem$x, penalty_discount = 4))
 secs <- proc.time()[["elapsed"]] - t0

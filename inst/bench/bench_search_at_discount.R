@@ -10,7 +10,7 @@
 #
 # e.g. OPENBLAS_NUM_THREADS=1 Rscript inst/bench/bench_search_at_discount.R out.rds 10 9501 500 1 1000 4
 # methods: comma-separated subset of calm (the default search), wide10
-# (refine_control(order_wide_starts = 10)), boss (default: all three). Data:
+# (search_control(order_wide_starts = 10)), boss (default: all three). Data:
 # simulate_sem(d, k, n) (the paper's ER graphs, standardized) from seed
 # first_seed + r - 1; that seed + 100000 before each fit. Times are wall
 # clock; one fit at a time, in this process.
@@ -26,9 +26,9 @@ methods <- bench_list(a$methods)
 fit_method <- function(m, x, discount) {
   switch(m,
     calm = calm(x, penalty_discount = discount, verbose = FALSE),
-    wide10 = calm(x, penalty_discount = discount, refine = refine_control(order_wide_starts = 10),
+    wide10 = calm(x, penalty_discount = discount, search = search_control(order_wide_starts = 10),
                   verbose = FALSE),
-    boss = boss(x, penalty_discount = discount),
+    boss = boss(x, control = search_control(penalty_discount = discount)),
     stop("unknown method: ", m, call. = FALSE))
 }
 
@@ -38,11 +38,11 @@ for (r in seq_len(a$graphs)) {
   seed <- a$first_seed + r - 1L
   set.seed(seed)
   sem <- simulate_sem(a$d, k = a$k, n = a$n)
-  truth_score <- score_dag((sem$B != 0) * 1, sem$x, lambda1 = lam)
+  truth_score <- score_dag((sem$B != 0) * 1, sem$x, edge_penalty = lam)
   for (m in methods) {
     set.seed(seed + 100000L)
     sec <- system.time(fit <- fit_method(m, sem$x, a$discount))[["elapsed"]]
-    gap <- a$n * (score_dag((fit$amat != 0) * 1, sem$x, lambda1 = lam) - truth_score)
+    gap <- a$n * (score_dag((fit$amat != 0) * 1, sem$x, edge_penalty = lam) - truth_score)
     row <- data.frame(d = a$d, k = a$k, n = a$n, seed = seed, method = m, discount = a$discount,
                       shd = shd_cpdag(fit, sem$B), gap = gap, seconds = sec)
     cat(sprintf("d %4d ER%g seed %d %-6s SHD %3d  gap to the truth %9.3f  %6.1f s\n",

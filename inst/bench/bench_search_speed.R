@@ -26,8 +26,8 @@ stopifnot(all(methods %in% c("boss2", "boss_cv", "calm")))
 
 run_method <- function(m, x) {
   switch(m,
-         boss2 = boss(x, penalty_discount = 2),
-         boss_cv = boss(x, penalty_discount = "cv"),
+         boss2 = boss(x, control = search_control(penalty_discount = 2)),
+         boss_cv = boss(x, control = search_control(penalty_discount = "cv")),
          calm = calm(x, verbose = FALSE, control = calm_control(threads = 1)))
 }
 

@@ -25,7 +25,7 @@ source(file.path(bench_script_dir(), "realistic_data.R"))
 # penalty selection's folds instead of two; "fixed2" skips the selection
 # (discount 2, the median choice of the selection on the realistic rows).
 stage_variants <- function() {
-  rc <- function(...) refine_control(...)
+  rc <- function(...) search_control(...)
   list(
     default = list(),
     cont_off = list(control = calm_control(max_rounds = 1, iter_per_round = 1)),
@@ -59,17 +59,10 @@ stage_variants <- function() {
 }
 
 fit_variant <- function(name, v, x) {
-  if (is.null(v)) return(boss(x, penalty_discount = "cv"))
-  if (is.numeric(v)) return(boss(x, penalty_discount = v))
+  if (is.null(v)) return(boss(x, control = search_control(penalty_discount = "cv")))
+  if (is.numeric(v)) return(boss(x, control = search_control(penalty_discount = v)))
   if (!is.null(v$splits)) {
-    ns <- asNamespace("calm")
-    old <- get("SELECTION_SPLITS", ns)
-    unlockBinding("SELECTION_SPLITS", ns)
-    assign("SELECTION_SPLITS", v$splits, envir = ns)
-    on.exit({
-      assign("SELECTION_SPLITS", old, envir = ns)
-      lockBinding("SELECTION_SPLITS", ns)
-    })
+    v$search <- search_control(selection_splits = v$splits)
     v$splits <- NULL
   }
   # cont_off stops the continuous phase before h is small, which warns
@@ -125,7 +118,7 @@ for (ci in seq_along(cells)) {
         variant = m, shd = cg$shd, precision = cg$precision, recall = cg$recall,
         est_edges = cg$n_est, cpu = t1[["user.self"]] + t1[["sys.self"]],
         elapsed = t1[["elapsed"]], discount = fit$penalty$discount,
-        score = if (is.null(lam)) NA_real_ else as.numeric(score_dag(fit, dat$x, lambda1 = lam)),
+        score = if (is.null(lam)) NA_real_ else as.numeric(score_dag(fit, dat$x, edge_penalty = lam)),
         stringsAsFactors = FALSE)
       rows[[length(rows) + 1L]] <- row
       message(sprintf("%-14s seed %d d %3d %-15s SHD %4d  %7.2f s cpu", cells[ci], seed,

@@ -1,7 +1,7 @@
 # Add one run's result to a benchmark's stored file (one file per
 # benchmark, see bench_append() in bench_args.R), keeping its provenance:
 #   Rscript inst/bench/bench_store.R result.rds stored.rds [run]
-# result.rds is what a script wrote: list(result, meta) from inst/scripts
+# result.rds is what a script wrote: list(result, meta) from inst/bench/paper
 # (tables 2-8), a data frame with attribute "provenance" or "info" from
 # inst/bench, or list(per_graph, summary, info) from bench_early_stop.R.
 # run names the run in the stored file (default: result.rds's file name);

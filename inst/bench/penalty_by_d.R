@@ -27,8 +27,8 @@ for (cs in cases) for (r in seq_len(graphs)) {
     pd <- if (label == "ebic") attr(ebic_lambda(n, d), "discount") else as.numeric(label)
     set.seed(seed + 100000L)
     t0 <- proc.time()[["elapsed"]]
-    b <- if (d <= exact_max_d) exact_search(sem$x, lambda1 = bic_lambda(n, pd), moral = "none") else
-      boss(sem$x, penalty_discount = pd)
+    b <- if (d <= exact_max_d) exact_search(sem$x, edge_penalty = bic_lambda(n, pd), moral = "none") else
+      boss(sem$x, control = search_control(penalty_discount = pd))
     rows[[length(rows) + 1]] <- data.frame(d = d, k = k, n = n, seed = seed, discount = label,
       discount_value = pd,
       search = if (d <= exact_max_d) "exact" else "boss",

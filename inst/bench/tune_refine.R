@@ -1,4 +1,4 @@
-# Chooses the penalty of calm's refinement (refine_control(penalty)) by measurement: fits CALM without refinement, then refines
+# Chooses the penalty of calm's refinement (search_control(penalty)) by measurement: fits CALM without refinement, then refines
 # its CPDAG with each candidate penalty, and prints the mean SHD of CPDAG.
 # Tune on one set of seeds, then report on another: the defaults were chosen
 # on seeds 1001-1010 and checked on 2001-2010.
@@ -35,7 +35,7 @@ for (s in settings) {
     full <- matrix(1, s$d, s$d) - diag(s$d)
     for (p in names(pen)) {
       for (variant in c("back", "fw_moral", "fw_all")) {
-        ctrl <- calm_control(refine = refine_control(penalty = pen[[p]],
+        ctrl <- calm_control(search = search_control(penalty = pen[[p]],
                                                     forward = variant != "back"))
         ref <- calm:::refine_dag(fit$amat, sigma, if (variant == "fw_all") full else mask,
                                  pen[[p]], ctrl)

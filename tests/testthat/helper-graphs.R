@@ -19,3 +19,19 @@ counterexample <- function() {
        B_alt = named(B_alt, c("X1", "X2", "X3")), omega_alt = c(16, 5, 4 / 5),
        sigma = named(matrix(c(16, 8, 0, 8, 9, -1, 0, -1, 1), 3), c("X1", "X2", "X3")))
 }
+
+# The graphs of the conversion tests (test-convert.R, test-convert-dagitty.R).
+# a -> c <- b is a v-structure (stays directed in the CPDAG); c -> d follows
+# from it; e -> f is undirected in the CPDAG.
+test_dag <- function() {
+  nm <- c("a", "b", "c", "d", "e", "f")
+  m <- matrix(0, 6, 6, dimnames = list(nm, nm))
+  m["a", "c"] <- m["b", "c"] <- m["c", "d"] <- m["e", "f"] <- 1
+  m
+}
+
+test_cpdag <- function() {
+  m <- test_dag()
+  m["f", "e"] <- 1
+  m
+}

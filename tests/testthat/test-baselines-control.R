@@ -62,14 +62,14 @@ test_that("every golem_control() field reaches the fitter", {
   }
   ref <- fit_with()
   ref_ev <- fit_with(init = "ev")
-  changed <- list(lambda1 = 0.5, lambda2 = 50, lr = 1e-2, max_iter = 300, weight_threshold = 0.37,
-                  init = "ev", ev_lambda1 = 0.5, trace_every = 50)
+  changed <- list(l1_weight = 0.5, lambda2 = 50, lr = 1e-2, max_iter = 300, weight_threshold = 0.37,
+                  init = "ev", ev_l1_weight = 0.5, trace_every = 50)
   # a field added to golem_control() needs a case here
   expect_setequal(names(changed), fields_of(golem_control))
   for (f in names(changed)) {
     args <- changed[f]
     against <- ref
-    if (f == "ev_lambda1") {
+    if (f == "ev_l1_weight") {
       args$init <- "ev"
       against <- ref_ev
     }
@@ -87,7 +87,7 @@ test_that("every notears_control() field reaches the fitter", {
     suppressWarnings(notears_linear(cov = sem$sigma, control = notears_control(...)))
   }
   ref <- fit_with()
-  changed <- list(lambda1 = 0.3, weight_threshold = 0.6, max_rounds = 2, h_tol = 1e-3,
+  changed <- list(l1_weight = 0.3, weight_threshold = 0.6, max_rounds = 2, h_tol = 1e-3,
                   rho_max = 10, lbfgsb_memory = 2, lbfgsb_factr = 1e13, lbfgsb_pgtol = 0.1,
                   lbfgsb_max_iter = 3, solver = "optim")
   expect_setequal(names(changed), fields_of(notears_control))
@@ -102,9 +102,9 @@ test_that("every notears_control() field reaches the fitter", {
 
 test_that("bad control values are refused with an error naming the field", {
   S <- golem_sigma()
-  bad_golem <- list(lambda1 = -1, lambda2 = NA, lr = 0, max_iter = 0, weight_threshold = -0.1,
-                    init = "random", ev_lambda1 = "a", trace_every = 1.5)
-  bad_notears <- list(lambda1 = -1, weight_threshold = NA, max_rounds = 0, h_tol = -1,
+  bad_golem <- list(l1_weight = -1, lambda2 = NA, lr = 0, max_iter = 0, weight_threshold = -0.1,
+                    init = "random", ev_l1_weight = "a", trace_every = 1.5)
+  bad_notears <- list(l1_weight = -1, weight_threshold = NA, max_rounds = 0, h_tol = -1,
                       rho_max = 0.5, lbfgsb_memory = 0, lbfgsb_factr = -1, lbfgsb_pgtol = Inf,
                       lbfgsb_max_iter = 2.5, solver = "bfgs")
   expect_setequal(names(bad_golem), fields_of(golem_control))
@@ -137,9 +137,9 @@ test_that("bad control values are refused with an error naming the field", {
 
 test_that("control may be a list of arguments, and `...` overrides its fields", {
   S <- golem_sigma()
-  a <- golem_nv(cov = S, control = golem_control(max_iter = 300, lambda1 = 0.01))
-  b <- golem_nv(cov = S, control = list(max_iter = 300, lambda1 = 0.01))
-  c2 <- golem_nv(cov = S, control = golem_control(max_iter = 300), lambda1 = 0.01)
+  a <- golem_nv(cov = S, control = golem_control(max_iter = 300, l1_weight = 0.01))
+  b <- golem_nv(cov = S, control = list(max_iter = 300, l1_weight = 0.01))
+  c2 <- golem_nv(cov = S, control = golem_control(max_iter = 300), l1_weight = 0.01)
   expect_identical(fit_signature(b), fit_signature(a))
   expect_identical(fit_signature(c2), fit_signature(a))
   expect_identical(b$settings$control, a$settings$control)
@@ -150,7 +150,7 @@ test_that("control may be a list of arguments, and `...` overrides its fields", 
 test_that("golem_nv()'s old arguments warn and give the same fit as the control", {
   S <- golem_sigma()
   new <- golem_nv(cov = S, control = golem_control(max_iter = 300, weight_threshold = 0.02,
-                                                   lambda1 = 0.01))
+                                                   l1_weight = 0.01))
   expect_warning(old <- golem_nv(cov = S, iter = 300, threshold = 0.02, lambda1 = 0.01),
                  class = "calm_warning_deprecated")
   expect_identical(fit_signature(old), fit_signature(new))
@@ -172,4 +172,15 @@ test_that("notears_linear()'s old arguments warn and give the same fit as the co
   expect_identical(old$settings, new$settings)
   expect_error(suppressWarnings(notears_linear(cov = sem$sigma, lbfgsb = list(foo = 1))),
                "lbfgsb", class = "calm_error_argument")
+})
+
+test_that("the baselines' l1 weight is l1_weight; lambda1 still works, deprecated", {
+  withr::local_options(rlib_warning_verbosity = "verbose")
+  expect_warning(g <- golem_control(lambda1 = 0.3, ev_lambda1 = 0.4), "l1_weight",
+                 class = "calm_warning_deprecated")
+  expect_identical(unclass(g), unclass(golem_control(l1_weight = 0.3, ev_l1_weight = 0.4)))
+  expect_warning(nt <- notears_control(lambda1 = 0.2), class = "calm_warning_deprecated")
+  expect_identical(nt$l1_weight, 0.2)
+  expect_error(suppressWarnings(notears_control(lambda1 = 0.2, l1_weight = 0.1)), "lambda1",
+               class = "calm_error_argument")
 })

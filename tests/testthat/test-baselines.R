@@ -85,7 +85,7 @@ test_that("golem_nv() returns an acyclic calm_fit that explains the covariance",
                             "likelihood"))
   expect_lt(fit$trace$objective[7], fit$trace$objective[1])
   expect_true(all(abs(fit$B_raw[fit$amat != 0]) > 0.1))
-  expect_equal(fit$settings$control$lambda1, 2e-3)
+  expect_equal(fit$settings$control$l1_weight, 2e-3)
   # GOLEM is deterministic: same input, same output
   expect_identical(golem_nv(cov = sem$sigma, control = ctrl)$B_unthresholded,
                    fit$B_unthresholded)
@@ -196,7 +196,7 @@ test_that("thresholding and acyclic post-processing drop weak edges and cycles",
 
 test_that("the baselines check their arguments", {
   S <- diag(3)
-  expect_error(golem_nv(cov = S, lambda1 = -1), class = "calm_error_argument")
+  expect_error(golem_nv(cov = S, l1_weight = -1), class = "calm_error_argument")
   expect_error(golem_nv(cov = S, max_iter = 0), class = "calm_error_argument")
   expect_error(golem_nv(cov = S, B_init = diag(2)), class = "calm_error_argument")
   expect_error(golem_nv(), class = "calm_error_argument")
@@ -238,4 +238,108 @@ test_that("ges_pcalg() on a covariance matches pcalg's GES on the data", {
   direct_pc <- pcalg::pc(list(C = cor(sem$x), n = 500), pcalg::gaussCItest, alpha = 0.05,
                          labels = colnames(sem$x))
   expect_equal(pc_fit$amat, as_amat(direct_pc))
+})
+
+# Bad inputs (the table of helper-bad-input.R)
+test_that("bad inputs to the baselines end in clear errors, warnings or results", {
+  expect_bad_inputs(bad_input_section({
+for (f in c("golem_nv", "notears_linear", "pc_pcalg", "ges_pcalg")) {
+  needs <- if (f %in% c("pc_pcalg", "ges_pcalg")) "pcalg" else NULL
+  data_cases <- list(
+    x = quote(NULL), x = quote("a"), x = quote(with_na(x)), x = quote(with_na(x, v = Inf)),
+    x = quote(x[, 1, drop = FALSE]), x = quote(const_x), x = quote(dup_x), x = quote(x[1:5, ]),
+    x = quote(`colnames<-`(x, rep("a", 6))), cov = quote(asym), cov = quote(singular),
+    cov = quote(not_pd), cov = quote(S[, 1:3])
+  )
+  for (i in seq_along(data_cases)) {
+    arg <- names(data_cases)[i]
+    cl <- if (arg == "x") list(as.name(f), data_cases[[i]]) else list(as.name(f), cov = data_cases[[i]])
+    if (identical(data_cases[[i]], quote(NULL))) cl <- list(as.name(f))
+    add_case(f, "error", as.call(cl), arg = arg, needs = needs)
+  }
+  add_case(f, "error", as.call(list(as.name(f), quote(x), cov = quote(S))), arg = "cov", needs = needs)
+  add_case(f, "error", as.call(list(as.name(f), quote(x), n = 10)), arg = "n", needs = needs)
+  add_case(f, "error", as.call(list(as.name(f), cov = quote(S), n = 1)), arg = "n", needs = needs)
+  add_case(f, "error", as.call(list(as.name(f), quote(x), standardize = NA)), arg = "standardize",
+           needs = needs)
+}
+err("golem_nv", "l1_weight", golem_nv(x, l1_weight = -1))
+err("golem_nv", "lambda2", golem_nv(x, lambda2 = NA))
+err("golem_nv", "weight_threshold", golem_nv(x, weight_threshold = -0.1))
+err("golem_nv", "max_iter", golem_nv(x, max_iter = 0))
+err("golem_nv", "max_iter", golem_nv(x, control = golem_control(max_iter = 1e10)))
+err("golem_nv", "ev_l1_weight", golem_nv(x, ev_l1_weight = -1))
+err("golem_nv", "control", golem_nv(x, control = notears_control()))
+err("golem_nv", "control", golem_nv(x, control = 5))
+err("golem_nv", "thresh", golem_nv(x, thresh = 0.2))
+err("golem_control", "max_iter", golem_control(max_iter = 2.5))
+err("golem_control", "foo", golem_control(foo = 1))
+err("notears_control", "lbfgsb_memory", notears_control(lbfgsb_memory = 101))
+err("notears_control", "solver", notears_control(solver = "newton"))
+err("notears_linear", "solver", notears_linear(x, solver = c("optim", "lbfgspp", "x")))
+err("notears_control", "max_rounds", notears_control(max_rounds = "many"))
+err("notears_control", "threshold", notears_control(threshold = 0.1))
+err("golem_nv", "lr", golem_nv(x, lr = 0))
+err("golem_nv", "lr", golem_nv(x, lr = Inf))
+err("golem_nv", "lr", golem_nv(x, lr = 1e10, max_iter = 300))   # diverges
+err("golem_nv", "B_init", golem_nv(x, B_init = diag(3)))
+err("golem_nv", "B_init", golem_nv(x, B_init = matrix(NA, 6, 6)))
+err("golem_nv", "B_init", golem_nv(x, B_init = "zero"))
+err("golem_nv", "trace_every", golem_nv(x, trace_every = 0))
+err("golem_nv", "init", golem_nv(x, init = "random"))
+err("golem_nv", "init", golem_nv(x, init = NA))
+ok("golem_nv", golem_nv(x, control = golem_control(max_iter = 300, init = "ev")), fit_ok)
+err("golem_nv", "verbose", golem_nv(x, verbose = NA))
+ok("golem_nv", golem_nv(x * 1e8, max_iter = 2000), function(f) same_fit_graph(f, golem_ref))
+ok("golem_nv", golem_nv(x * 1e-8, max_iter = 2000), function(f) same_fit_graph(f, golem_ref))
+ok("golem_nv", golem_nv(x * 1e-8, max_iter = 2000, standardize = FALSE),
+   function(f) fit_ok(f) && all(diag(f$B_unthresholded) == 0))
+ok("golem_nv", golem_nv(x, max_iter = 300, B_init = matrix(1, 6, 6)), fit_ok)
+err("notears_linear", "l1_weight", notears_linear(x, l1_weight = -1))
+err("notears_linear", "weight_threshold", notears_linear(x, weight_threshold = NA))
+err("notears_linear", "max_rounds", notears_linear(x, max_rounds = 0))
+err("notears_linear", "h_tol", notears_linear(x, h_tol = -1))
+err("notears_linear", "rho_max", notears_linear(x, rho_max = 0))
+err("notears_linear", "lbfgsb_memory", notears_linear(x, lbfgsb_memory = 0))
+err("notears_linear", "lbfgsb_factr", notears_linear(x, lbfgsb_factr = -1))
+err("notears_linear", "lbfgsb_pgtol", notears_linear(x, control = notears_control(lbfgsb_pgtol = NA)))
+err("notears_linear", "lbfgsb_max_iter", notears_linear(x, lbfgsb_max_iter = 1.5))
+err("notears_linear", "control", notears_linear(x, control = golem_control()))
+err("notears_linear", "control", notears_linear(x, control = list(1)))
+err("notears_linear", "iter", notears_linear(x, iter = 10))
+# the old list argument, deprecated: its own shape is still checked
+err("notears_linear", "lbfgsb", suppressWarnings(notears_linear(x, lbfgsb = "fast")))
+err("notears_linear", "lbfgsb", suppressWarnings(notears_linear(x, lbfgsb = list(foo = 1))))
+err("notears_linear", "lbfgsb$lmm", suppressWarnings(notears_linear(x, lbfgsb = list(lmm = 0))))
+ok("notears_linear", notears_linear(x * 1e8), near_notears)
+ok("notears_linear", notears_linear(x * 1e-8), near_notears)
+warn("notears_linear", "NOTEARS stopped with h", notears_linear(x, max_rounds = 2), fit_ok)
+# the arguments the baselines took before golem_control() and notears_control()
+warn("golem_nv", "deprecated", golem_nv(x, iter = 300, threshold = 0.2), fit_ok)
+warn("notears_linear", "deprecated", notears_linear(x, max_iter = 30, lbfgsb = list(maxit = 500)),
+     fit_ok)
+err("pc_pcalg", "alpha", pc_pcalg(x, alpha = 0), needs = "pcalg")
+err("pc_pcalg", "alpha", pc_pcalg(x, alpha = c(0.01, 0.05)), needs = "pcalg")
+err("pc_pcalg", "n_inf", pc_pcalg(cov = S, n_inf = 1), needs = "pcalg")
+err("pc_pcalg", "n_inf", pc_pcalg(cov = S, n_inf = 1e20), needs = "pcalg")
+err("pc_pcalg", "n", pc_pcalg(cov = S, n = 3), needs = "pcalg")
+err("pc_pcalg", "x", pc_pcalg(x[1:3, 1:2]), needs = "pcalg")
+err("pc_pcalg", "foo", pc_pcalg(x, foo = 1), needs = "pcalg")
+err("pc_pcalg", "indepTest", pc_pcalg(x, indepTest = pcalg::binCItest), needs = "pcalg")
+err("ges_pcalg", "lambda", ges_pcalg(x, lambda = -1), needs = "pcalg")
+err("ges_pcalg", "n_inf", ges_pcalg(cov = S, n_inf = 0), needs = "pcalg")
+err("ges_pcalg", "n", ges_pcalg(cov = S, n = 1e10), needs = "pcalg")
+err("ges_pcalg", "foo", ges_pcalg(x, foo = 1), needs = "pcalg")
+err("ges_pcalg", "score", ges_pcalg(x, score = NULL), needs = "pcalg")
+for (f in c("pc_pcalg", "ges_pcalg")) {
+  for (scale in c(1e8, 1e-8)) {
+    ok_call <- as.call(list(as.name(f), call("*", quote(x), scale)))
+    ref_call <- as.call(list(as.name(f), quote(x)))
+    add_case(f, "result", ok_call, needs = "pcalg",
+             check = eval(call("function", as.pairlist(alist(fit = )),
+                               call("identical", quote(fit$amat), call("$", ref_call, quote(amat)))),
+                          fx))
+  }
+}
+  }))
 })

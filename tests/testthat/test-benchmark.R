@@ -191,3 +191,99 @@ test_that("a worker that dies costs only its own run", {
   expect_true(all(res$error[res$method == "broken"] == "boom"))
   expect_identical(format_table(res)$failed, c(0L, 1L, 2L), ignore_attr = TRUE)
 })
+
+# Bad inputs (the table of helper-bad-input.R)
+test_that("bad inputs to the experiments end in clear errors, warnings or results", {
+  expect_bad_inputs(bad_input_section({
+err("regression_dag", "sigma", regression_dag("a"))
+err("regression_dag", "sigma", regression_dag(singular))
+err("regression_dag", "sigma", regression_dag(asym))
+err("regression_dag", "sigma", regression_dag(S[, 1:3]))
+err("regression_dag", "order", regression_dag(S, order = 1:3))
+err("regression_dag", "order", regression_dag(S, order = c(1, 1:5)))
+err("regression_dag", "order", regression_dag(S, order = c(NA, 2:6)))
+err("regression_dag", "order", regression_dag(S, order = c(1.5, 2:6)))
+err("regression_dag", "order", regression_dag(S, order = letters[1:6]))
+ok("regression_dag", regression_dag(S * 1e8),
+   function(r) isTRUE(all.equal(r$B, regression_dag(S)$B)) &&
+     isTRUE(all.equal(r$omega, regression_dag(S)$omega * 1e8)))
+ok("regression_dag", regression_dag(S * outer(mixed_scale, mixed_scale)),
+   function(r) isTRUE(all.equal(r$B * outer(mixed_scale, 1 / mixed_scale), regression_dag(S)$B)))
+err("l1_inconsistency", "n_graphs", l1_inconsistency(n_graphs = 0))
+err("l1_inconsistency", "n_graphs", l1_inconsistency(n_graphs = 1e10))
+err("l1_inconsistency", "d", l1_inconsistency(n_graphs = 1, d = 1))
+err("l1_inconsistency", "d", l1_inconsistency(n_graphs = 1, d = 11))
+err("l1_inconsistency", "k", l1_inconsistency(n_graphs = 1, d = 4, k = 0))
+err("l1_inconsistency", "k", l1_inconsistency(n_graphs = 1, d = 4, k = 10))
+err("l1_inconsistency", "edges", l1_inconsistency(n_graphs = 1, d = 4, edges = "all"))
+err("l1_inconsistency", "zero_tol", l1_inconsistency(n_graphs = 1, d = 4, zero_tol = -1))
+err("l1_inconsistency", "seed", l1_inconsistency(n_graphs = 1, d = 4, seed = -1))
+err("l1_inconsistency", "seed", l1_inconsistency(n_graphs = 1, d = 4, seed = "a"))
+err("l1_inconsistency", "noise_ratio", l1_inconsistency(n_graphs = 1, d = 4, noise_ratio = 0))
+err("l1_inconsistency", "weight_range",
+    l1_inconsistency(n_graphs = 1, d = 4, weight_range = c(-1, 1)))
+ok("l1_inconsistency", l1_inconsistency(n_graphs = 1, d = 2, k = 0.5, seed = 1),
+   function(r) r$per_graph$n_orders == 2)
+ok("print.calm_l1_inconsistency", capture.output(print(l1_small)), function(out) length(out) > 3)
+err("benchmark_methods", "methods", benchmark_methods("foo", data.frame(d = 4), reps = 1))
+err("benchmark_methods", "methods", benchmark_methods(character(), data.frame(d = 4), reps = 1))
+err("benchmark_methods", "methods", benchmark_methods(NA_character_, data.frame(d = 4), reps = 1))
+err("benchmark_methods", "methods",
+    benchmark_methods(c("golem_nv", "golem_nv"), data.frame(d = 4), reps = 1))
+err("benchmark_methods", "methods", benchmark_methods(1, data.frame(d = 4), reps = 1))
+err("benchmark_methods", "methods",
+    benchmark_methods(list(junk = function(...) "a"), data.frame(d = 4), reps = 1))
+err("benchmark_methods", "settings", benchmark_methods("notears", "d = 4", reps = 1))
+err("benchmark_methods", "settings", benchmark_methods("notears", data.frame(d = 1), reps = 1))
+err("benchmark_methods", "settings", benchmark_methods("notears", data.frame(d = NA), reps = 1))
+err("benchmark_methods", "settings", benchmark_methods("notears", data.frame(d = 2.5), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = 4, k = 5), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = 4, n = 1), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = 4, n = -Inf), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = 4, standardized = NA), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = 4, graph = "sf"), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = 4, edges = "all"), reps = 1))
+err("benchmark_methods", "settings",
+    benchmark_methods("notears", data.frame(d = integer()), reps = 1))
+err("benchmark_methods", "replicates",
+    benchmark_methods("notears", data.frame(d = 4), replicates = c(2, 2)))
+err("benchmark_methods", "replicates",
+    benchmark_methods("notears", data.frame(d = 4), replicates = 0))
+err("benchmark_methods", "reps", benchmark_methods("notears", data.frame(d = 4), reps = 0))
+err("benchmark_methods", "seed", benchmark_methods("notears", data.frame(d = 4), seed = -1))
+err("benchmark_methods", "moral", benchmark_methods("notears", data.frame(d = 4), moral = "x"))
+err("benchmark_methods", "keep_fits",
+    benchmark_methods("notears", data.frame(d = 4), keep_fits = NA))
+err("benchmark_methods", "method_args",
+    benchmark_methods("notears", data.frame(d = 4), method_args = list(golem = list())))
+err("benchmark_methods", "method_args",
+    benchmark_methods("notears", data.frame(d = 4), method_args = list(list())))
+# documented: a method's own error is recorded in `error`, not raised
+ok("benchmark_methods",
+   benchmark_methods("notears", data.frame(d = 4), reps = 1,
+                     method_args = list(notears = list(l1_weight = -1))),
+   function(r) grepl("l1_weight", r$error) && is.na(r$shd))
+ok("benchmark_methods",
+   benchmark_methods(list(boom = function(...) stop("boom")), data.frame(d = 4), reps = 1),
+   function(r) identical(r$error, "boom"))
+err("format_table", "x", format_table("a"))
+err("format_table", "x", format_table(mini_bench[, c("method", "shd")]))
+err("format_table", "metrics", format_table(mini_bench, metrics = "accuracy"))
+err("format_table", "metrics", format_table(mini_bench, metrics = NA))
+err("format_table", "metrics", format_table(mini_bench, metrics = character()))
+err("format_table", "digits", format_table(mini_bench, digits = "a"))
+err("format_table", "digits", format_table(mini_bench, digits = c(shd = -1)))
+err("format_table", "digits", format_table(mini_bench, digits = 2))
+err("format_table", "pm", format_table(mini_bench, pm = 1))
+ok("format_table", format_table(transform(mini_bench, error = "failed")),
+   function(tab) all(tab$failed == 2))
+ok("format_table", format_table(mini_bench[0, ]), is.data.frame)
+ok("print.calm_benchmark", capture.output(print(mini_bench)), function(out) length(out) > 3)
+  }))
+})

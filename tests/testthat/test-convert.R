@@ -2,21 +2,6 @@
 # of igraph, pcalg, graph, bnlearn and dagitty, for DAGs and for CPDAGs
 # (whose undirected edges are mutual pairs).
 
-# a -> c <- b is a v-structure (stays directed in the CPDAG); c -> d follows
-# from it; e -> f is undirected in the CPDAG.
-test_dag <- function() {
-  nm <- c("a", "b", "c", "d", "e", "f")
-  m <- matrix(0, 6, 6, dimnames = list(nm, nm))
-  m["a", "c"] <- m["b", "c"] <- m["c", "d"] <- m["e", "f"] <- 1
-  m
-}
-
-test_cpdag <- function() {
-  m <- test_dag()
-  m["f", "e"] <- 1
-  m
-}
-
 test_that("the test CPDAG is the CPDAG of the test DAG", {
   expect_identical(dag_to_cpdag(test_dag(), output = "matrix"), test_cpdag())
 })
@@ -129,54 +114,6 @@ test_that("bnlearn can fit parameters on a converted DAG", {
   }
 })
 
-test_that("dagitty text is built without dagitty", {
-  code <- calm:::dagitty_code(test_dag())
-  expect_match(code, "^dag \\{")
-  expect_match(code, "a -> c", fixed = TRUE)
-  expect_false(grepl("--", code, fixed = TRUE))
-  # every node is listed, so isolated nodes survive
-  lone <- test_dag()
-  lone["e", "f"] <- 0
-  lines <- strsplit(calm:::dagitty_code(lone), "\n")[[1]]
-  expect_true(all(c("e", "f") %in% lines))
-
-  code <- calm:::dagitty_code(test_cpdag())
-  expect_match(code, "^pdag \\{")
-  expect_match(code, "e -- f", fixed = TRUE)
-  expect_false(grepl("f -- e", code, fixed = TRUE))
-  expect_false(grepl("e -> f", code, fixed = TRUE))
-
-  expect_identical(calm:::dagitty_quote(c("x.1", "my node", "a\"b", "X_2")),
-                   c("x.1", "\"my node\"", "\"a\\\"b\"", "X_2"))
-})
-
-test_that("dagitty round trips DAGs and CPDAGs", {
-  for (m in list(test_dag(), test_cpdag())) {
-    g <- as_dagitty(m)
-    expect_s3_class(g, "dagitty")
-    back <- as_amat(g)
-    expect_setequal(rownames(back), rownames(m))
-    expect_identical(back[rownames(m), rownames(m)], m)
-  }
-  expect_match(as_dagitty(test_dag()), "^dag \\{")
-  expect_match(as_dagitty(test_cpdag()), "^pdag \\{")
-  # dagitty's own notation: chains, "<-", attributes and ";" separators
-  hand <- structure('dag {\nx [exposure,pos="0,1"]\ny [outcome]\nx -> m -> y; z <- y\n}',
-                    class = "dagitty")
-  m <- as_amat(hand)
-  expect_identical(rownames(m), c("x", "y", "m", "z"))
-  expect_equal(sum(m), 3)
-  expect_equal(m["x", "m"] + m["m", "y"] + m["y", "z"], 3)
-  # names that need quoting survive
-  odd <- test_dag()
-  dimnames(odd) <- rep(list(c("A b", "c-d", "e", "f.g", "h", "i")), 2)
-  back <- as_amat(as_dagitty(odd))
-  expect_identical(back[rownames(odd), rownames(odd)], odd)
-  # marks with no matrix form are refused
-  expect_error(as_amat(structure("mag { a <-> b }", class = "dagitty")),
-               class = "calm_error_argument")
-})
-
 test_that("fits convert through their CPDAG, and through their DAG on request", {
   set.seed(3)
   sem <- simulate_sem(5, k = 1)
@@ -208,4 +145,57 @@ test_that("as_bn(graph = \"dag\") gives a DAG of a CPDAG's class that bnlearn fi
   expect_s3_class(fitted, "bn.fit")
   fit <- boss(sem$x, starts = 1)
   expect_s3_class(bnlearn::bn.fit(as_bn(fit, graph = "dag"), as.data.frame(sem$x)), "bn.fit")
+})
+
+# Bad inputs (the table of helper-bad-input.R)
+test_that("bad inputs to conversions end in clear errors, warnings or results", {
+  expect_bad_inputs(bad_input_section({
+err("as_amat", "x", as_amat("a"))
+err("as_amat", "x", as_amat(NULL))
+err("as_amat", "x", as_amat(list(1)))
+err("as_amat", "x", as_amat(matrix("a", 2, 2)))
+err("as_amat", "x", as_amat(nonsq))
+err("as_amat", "x", as_amat(matrix(NA_real_, 2, 2)))
+err("as_amat", "x", as_amat(with_na(A, v = NaN)))
+err("as_amat", "x", as_amat(with_na(A, v = Inf)))
+err("as_amat", "x", as_amat(matrix(0, 0, 0)))
+err("as_amat", "x", as_amat(data.frame(a = 1:2, b = c("u", "v"))))
+err("as_amat", "weighted", as_amat(B, weighted = NA))
+err("as_amat", "weighted", as_amat(B, weighted = "yes"))
+err("as_amat", "x", as_amat(structure("dag { a <-> b }", class = "dagitty")))
+err("as_amat", "x", as_amat(structure("not a graph", class = "dagitty")))
+err("as_amat", "x", as_amat(structure(NA_character_, class = "dagitty")))
+err("as_amat", "x", as_amat(structure(c("dag { a }", "dag { b }"), class = "dagitty")))
+err("as_amat", "x", as_amat(structure("dag { -> b }", class = "dagitty")))
+err("as_amat", "x", as_amat(structure("dag { a -> }", class = "dagitty")))
+err("as_amat", "x", as_amat(structure("dag { a ! b }", class = "dagitty")))
+ok("as_amat", as_amat(structure("dag { a b a -> b }", class = "dagitty")),
+   function(m) identical(dim(m), c(2L, 2L)) && sum(m) == 1 && m["a", "b"] == 1)
+ok("as_amat", as_amat(cyc), function(m) sum(m) == 3)   # conversion keeps cycles
+ok("as_amat", as_amat(B * 1e8), function(m) isTRUE(all.equal(m, B * 1e8)))
+err("as_igraph", "x", as_igraph("a"))
+err("as_igraph", "x", as_igraph(nonsq))
+err("as_igraph", "x", as_igraph(matrix(NA, 2, 2)))
+ok("as_igraph", as_igraph(matrix(0, 1, 1)), function(g) igraph::vcount(g) == 1)
+err("as_pcalg_amat", "x", as_pcalg_amat("a"))
+err("as_pcalg_amat", "x", as_pcalg_amat(nonsq))
+err("as_pcalg_amat", "type", as_pcalg_amat(A, type = "dag"))
+err("as_pcalg_amat", "type", as_pcalg_amat(A, type = 1))
+err("from_pcalg_amat", "amat", from_pcalg_amat("a"))
+err("from_pcalg_amat", "amat", from_pcalg_amat(NULL))
+err("from_pcalg_amat", "amat", from_pcalg_amat(nonsq))
+err("from_pcalg_amat", "amat", from_pcalg_amat(matrix(NA, 2, 2)))
+err("as_graphNEL", "x", as_graphNEL("a"), needs = "graph")
+err("as_graphNEL", "x", as_graphNEL(matrix(NA, 2, 2)), needs = "graph")
+ok("as_graphNEL", as_graphNEL(loop), function(g) inherits(g, "graphNEL"), needs = "graph")
+err("as_bn", "x", as_bn("a"), needs = "bnlearn")
+err("as_bn", "x", as_bn(cyc), needs = "bnlearn")
+err("as_bn", "x", as_bn(loop), needs = "bnlearn")
+err("as_bn", "x", as_bn(matrix(0, 2, 2, dimnames = list(c("a", "a"), c("a", "a")))),
+    needs = "bnlearn")
+err("as_dagitty", "x", as_dagitty("a"))
+err("as_dagitty", "x", as_dagitty(loop))
+err("as_dagitty", "x", as_dagitty(matrix(NA, 2, 2)))
+err("as_dagitty", "x", as_dagitty(matrix(0, 2, 2, dimnames = list(c("a", "a"), c("a", "a")))))
+  }))
 })

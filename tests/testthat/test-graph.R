@@ -29,7 +29,7 @@ test_that("dag_to_cpdag keeps v-structures and undirects chains", {
 })
 
 test_that("dag_to_cpdag equals pcalg::dag2cpdag on 240 random DAGs", {
-  skip_on_cran()   # among the slowest tests (issue 39); CI runs it with NOT_CRAN=true
+  skip_on_cran()   # among the slowest tests; CI runs it with NOT_CRAN=true
   skip_if_not_installed("pcalg")
   skip_if_not_installed("graph")
   set.seed(2024)
@@ -75,4 +75,34 @@ test_that("graph functions reject bad input with the argument's name", {
   expect_error(dag_to_cpdag(named(matrix(c(0, 1, 1, 0), 2))), "`g`.*cycle")
   expect_error(moral_graph(matrix(c(0, NA, 0, 0), 2)), "`g`.*missing")
   expect_error(dag_to_cpdag(named(matrix(c(1, 0, 0, 0), 2))), "self-loops")
+})
+
+# Bad inputs (the table of helper-bad-input.R)
+test_that("bad inputs to graph algorithms end in clear errors, warnings or results", {
+  expect_bad_inputs(bad_input_section({
+err("is_dag", "g", is_dag("a"))
+err("is_dag", "g", is_dag(nonsq))
+err("is_dag", "g", is_dag(matrix(NA, 2, 2)))
+ok("is_dag", is_dag(loop), isFALSE)   # a self-loop is a cycle, as for igraph::is_dag()
+err("is_dag", "g", is_dag(matrix(0, 0, 0)))
+ok("is_dag", is_dag(cyc), isFALSE)
+ok("is_dag", is_dag(-B * 1e-8), isTRUE)
+ok("is_dag", is_dag(matrix(0, 1, 1)), isTRUE)
+err("topological_order", "g", topological_order(cyc))
+err("topological_order", "g", topological_order(loop))
+err("topological_order", "g", topological_order(list()))
+err("dag_to_cpdag", "g", dag_to_cpdag(cyc))
+err("dag_to_cpdag", "g", dag_to_cpdag(cyc + t(cyc)))
+err("dag_to_cpdag", "g", dag_to_cpdag(igraph::make_ring(4)))
+err("dag_to_cpdag", "g", dag_to_cpdag(loop))
+err("dag_to_cpdag", "g", dag_to_cpdag("a"))
+err("dag_to_cpdag", "g", dag_to_cpdag(nonsq))
+err("dag_to_cpdag", "output", dag_to_cpdag(A, output = "graphNEL"))
+err("dag_to_cpdag", "output", dag_to_cpdag(A, output = NA))
+ok("dag_to_cpdag", dag_to_cpdag(matrix(0, 1, 1), output = "matrix"), function(m) all(m == 0))
+err("moral_graph", "g", moral_graph(cyc))
+err("moral_graph", "g", moral_graph(loop))
+err("moral_graph", "g", moral_graph(TRUE))
+err("moral_graph", "output", moral_graph(A, output = 2))
+  }))
 })

@@ -57,7 +57,7 @@ test_that("the score equals pcalg's GaussL0penIntScore on 50 DAGs, up to sign an
     n <- nrow(dat$x)
     lam <- stats::runif(1, 0.5, 3) * log(n) / 2
     g <- simulate_dag(d, k = 1.5)
-    ours <- n * as.numeric(score_dag(g, dat$x, lambda1 = lam / n, standardize = FALSE,
+    ours <- n * as.numeric(score_dag(g, dat$x, edge_penalty = lam / n, standardize = FALSE,
                           targets = dat$targets, target_index = dat$target_index))
     sc <- methods::new(methods::getClass("GaussL0penIntScore", where = asNamespace("pcalg")),
               data = dat$x, targets = dat$targets,
@@ -89,11 +89,11 @@ test_that("boss(), exact_search() and calm() optimise the interventional score",
   set.seed(6205)
   dat <- int_data(8, c(2, 5), n_obs = 400, n_each = 150)
   lam <- bic_lambda(nrow(dat$x), 2)
-  sc <- function(g) score_dag(g, dat$x, lambda1 = lam, targets = dat$targets,
+  sc <- function(g) score_dag(g, dat$x, edge_penalty = lam, targets = dat$targets,
                               target_index = dat$target_index)
-  ex <- exact_search(dat$x, lambda1 = lam, moral = "none", targets = dat$targets,
+  ex <- exact_search(dat$x, edge_penalty = lam, moral = "none", targets = dat$targets,
                      target_index = dat$target_index)
-  bo <- boss(dat$x, lambda1 = lam, starts = 3, targets = dat$targets,
+  bo <- boss(dat$x, edge_penalty = lam, starts = 3, targets = dat$targets,
              target_index = dat$target_index)
   ca <- calm(dat$x, penalty_discount = 2, verbose = FALSE, targets = dat$targets,
              target_index = dat$target_index)
@@ -111,7 +111,7 @@ test_that("boss(), exact_search() and calm() optimise the interventional score",
   expect_output(print(ca), "only the refinement and the penalty's choice used them")
   expect_output(print(bo), "the search used the interventional score")
   # the observational fit's class is the plain CPDAG
-  ob <- boss(dat$x, lambda1 = lam, starts = 3)
+  ob <- boss(dat$x, edge_penalty = lam, starts = 3)
   expect_null(ob$targets)
   expect_equal(ob$cpdag_amat, dag_to_cpdag(ob$amat, "matrix"))
 })
@@ -121,8 +121,8 @@ test_that("targets by name and a factor of conditions give the pcalg form's fit"
   dat <- int_data(6, c(1, 4), n_obs = 200, n_each = 80)
   named <- list(obs = NULL, kd1 = "X1", kd4 = "X4")
   cond <- factor(c("obs", "kd1", "kd4")[dat$target_index])
-  a <- exact_search(dat$x, lambda1 = 0.01, targets = dat$targets, target_index = dat$target_index)
-  b <- exact_search(dat$x, lambda1 = 0.01, targets = named, target_index = cond)
+  a <- exact_search(dat$x, edge_penalty = 0.01, targets = dat$targets, target_index = dat$target_index)
+  b <- exact_search(dat$x, edge_penalty = 0.01, targets = named, target_index = cond)
   expect_identical(a$amat, b$amat)
   expect_equal(a$score, b$score)
   tg <- intervention_targets(named, cond, colnames(dat$x), nrow(dat$x))
@@ -138,7 +138,7 @@ test_that("background knowledge applies with targets", {
   f <- boss(dat$x, starts = 2, knowledge = bk, targets = dat$targets,
             target_index = dat$target_index)
   expect_equal(unname(f$amat["X1", "X2"] + f$amat["X2", "X1"]), 0)
-  e <- exact_search(dat$x, lambda1 = 0.01, knowledge = bk, targets = dat$targets,
+  e <- exact_search(dat$x, edge_penalty = 0.01, knowledge = bk, targets = dat$targets,
                     target_index = dat$target_index)
   expect_equal(unname(e$amat["X1", "X2"] + e$amat["X2", "X1"]), 0)
 })

@@ -144,7 +144,7 @@ test_that("exact_search() finds the optimum under the knowledge", {
   expect_equal(fit$amat[nm[e[2]], nm[e[1]]], 1)
   expect_equal(fit$amat[nm[e[1]], nm[e[2]]], 0)
   expect_gte(fit$score, free$score - 1e-12)
-  expect_equal(fit$score, as.numeric(score_dag(fit$amat, sem$x, lambda1 = 0.005)), tolerance = 1e-10)
+  expect_equal(fit$score, as.numeric(score_dag(fit$amat, sem$x, edge_penalty = 0.005)), tolerance = 1e-10)
   # knowledge the free optimum already satisfies changes nothing
   ok <- background_knowledge(required = data.frame(from = nm[e[1]], to = nm[e[2]]))
   expect_equal(exact_search(sem$x, moral = "none", knowledge = ok)$score, free$score,
@@ -156,7 +156,7 @@ test_that("exact_search() finds the optimum under the knowledge", {
   # brute force over the DAGs of that order: each node's best parent set
   # among its predecessors (score changes against the empty graph add up)
   d <- length(nm)
-  s0 <- score_dag(matrix(0, d, d), sem$x, lambda1 = 0.005)
+  s0 <- score_dag(matrix(0, d, d), sem$x, edge_penalty = 0.005)
   best <- s0
   for (j in seq_len(d)[-1]) {
     preds <- seq_len(j - 1)
@@ -165,7 +165,7 @@ test_that("exact_search() finds the optimum under the knowledge", {
     gains <- vapply(sets, function(p) {
       m <- matrix(0, d, d)
       m[p, j] <- 1
-      score_dag(m, sem$x, lambda1 = 0.005) - s0
+      score_dag(m, sem$x, edge_penalty = 0.005) - s0
     }, numeric(1))
     best <- best + min(0, gains)
   }
@@ -329,7 +329,7 @@ test_that("boss(knowledge =) obeys the knowledge and finds the optimum under it"
     nm <- colnames(sem$x)
     bk <- knowledge_from_truth(sem$B, nm, tiers = s %% 2 == 1)
     set.seed(s)
-    fit <- boss(sem$x, starts = 4, knowledge = bk, kicks = 3)
+    fit <- boss(sem$x, starts = 4, knowledge = bk, control = search_control(kicks = 3))
     expect_true(obeys(fit, bk))
     # the CPDAG is the maximally oriented one: the required edges are directed
     kn <- calm:::resolve_knowledge(bk, nm, call = environment())
@@ -339,7 +339,7 @@ test_that("boss(knowledge =) obeys the knowledge and finds the optimum under it"
     prec <- kn$required + if (is.null(kn$precedes)) 0 else kn$precedes
     expect_true(all(outer(pos, pos, "<")[prec != 0]))
     # the exact optimum over the DAGs that obey the knowledge, at the same penalty
-    ex <- exact_search(sem$x, lambda1 = fit$settings$lambda1, moral = "none", knowledge = bk)
+    ex <- exact_search(sem$x, edge_penalty = fit$settings$edge_penalty, moral = "none", knowledge = bk)
     expect_lt(abs(fit$score - ex$score), 1e-8)
   }
   # with a moral graph the required pairs join it
@@ -371,16 +371,16 @@ test_that("knowledge never makes the score worse than the best graph obeying it 
     # cross-validation depends on the knowledge
     set.seed(s)
     f0 <- suppressWarnings(calm(sem$x, iter_per_round = 3000, penalty_discount = 2,
-                                refine = refine_control(exact_max_d = 0), verbose = FALSE))
+                                search = search_control(exact_max_d = 0), verbose = FALSE))
     bk <- knowledge_obeyed_by(f0$amat, nm)
     set.seed(s)
     f1 <- suppressWarnings(calm(sem$x, iter_per_round = 3000, penalty_discount = 2,
-                                refine = refine_control(exact_max_d = 0), knowledge = bk, verbose = FALSE))
+                                search = search_control(exact_max_d = 0), knowledge = bk, verbose = FALSE))
     expect_true(obeys(f1, bk))
     expect_equal(f1$refine$lambda, f0$refine$lambda)
     expect_lte(f1$refine$score_best, f0$refine$score_best + 1e-8)
     expect_equal(f1$refine$score_after,
-                 sum(score_dag(f1$amat, sem$x, lambda1 = f1$refine$lambda)), tolerance = 1e-8)
+                 sum(score_dag(f1$amat, sem$x, edge_penalty = f1$refine$lambda)), tolerance = 1e-8)
   }
 })
 
@@ -395,13 +395,13 @@ test_that("calm(knowledge =) runs every refinement stage under the knowledge", {
   expect_true(obeys(fit, bk))
   expect_true(fit$refine$knowledge)
   # with the exact step (up to 20 variables) the result is the optimum under the knowledge
-  ex <- exact_search(sem$x, lambda1 = fit$refine$lambda, moral = "none", knowledge = bk)
+  ex <- exact_search(sem$x, edge_penalty = fit$refine$lambda, moral = "none", knowledge = bk)
   expect_lt(abs(fit$refine$score_best - ex$score), 1e-8)
   # without it, GES and BOSS under the knowledge get there too on this problem,
   # and no stage is skipped: BOSS's starts are recorded when it improved
   set.seed(1)
   fit2 <- suppressWarnings(calm(sem$x, iter_per_round = 3000, penalty_discount = 2,
-                                knowledge = bk, refine = refine_control(exact_max_d = 0), verbose = FALSE))
+                                knowledge = bk, search = search_control(exact_max_d = 0), verbose = FALSE))
   expect_true(obeys(fit2, bk))
   expect_lt(fit2$refine$score_best - ex$score, 1e-8)
   # each stage on its own keeps to the knowledge
@@ -409,7 +409,7 @@ test_that("calm(knowledge =) runs every refinement stage under the knowledge", {
                      list(empty_start = FALSE))) {
     set.seed(2)
     f <- suppressWarnings(calm(sem$x, iter_per_round = 3000, knowledge = bk, verbose = FALSE,
-                               refine = do.call(refine_control, c(list(exact_max_d = 0), stage))))
+                               search = do.call(search_control, c(list(exact_max_d = 0), stage))))
     expect_true(obeys(f, bk))
   }
 })

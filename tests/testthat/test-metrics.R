@@ -129,3 +129,48 @@ test_that("pcalg's bidirected edges are compared as undirected, as pcalg::shd() 
   cp <- dag_to_cpdag(sem$B, output = "matrix")
   expect_equal(r$shd, pcalg::shd(pc_fit, as_graphNEL(cp)))
 })
+
+# Bad inputs (the table of helper-bad-input.R)
+test_that("bad inputs to metrics and plots end in clear errors, warnings or results", {
+  expect_bad_inputs(bad_input_section({
+for (f in c("shd_cpdag", "skeleton_metrics", "compare_graphs", "plot_comparison")) {
+  call_with <- function(est, truth) as.call(list(as.name(f), est, truth))
+  add_case(f, "error", call_with(quote(A), quote(cyc * 0)), arg = "est")
+  # a directed cycle is compared as it is, with one warning
+  add_case(f, "warning", call_with(quote(cyc), quote(cyc * 0)), pattern = "has a directed cycle",
+           check = quote(Negate(is.null)))
+  add_case(f, "warning", call_with(quote(cyc), quote(cyc)), pattern = "has a directed cycle",
+           check = quote(Negate(is.null)))
+  add_case(f, "error", call_with(quote(A), quote(cyc)), arg = "truth")
+  add_case(f, "error", call_with(quote(loop), quote(loop * 0)), arg = "est")
+  add_case(f, "error", call_with(quote("a"), quote(A)), arg = "est")
+  add_case(f, "error", call_with(quote(A), quote(NULL)), arg = "truth")
+  add_case(f, "error", call_with(quote(with_na(A)), quote(A)), arg = "est")
+  add_case(f, "error", call_with(quote(A), quote(`dimnames<-`(A, rep(list(letters[1:6]), 2)))),
+           arg = "truth")
+}
+ok("shd_cpdag", shd_cpdag(B * 1e8, B * 1e-8), function(v) identical(v, 0L))
+ok("skeleton_metrics", skeleton_metrics(matrix(0, 1, 1), matrix(0, 1, 1)),
+   function(v) all(v[c("precision", "recall", "f1")] == 1))
+err("plot_comparison", "compare", plot_comparison(A, A, compare = "skeleton"))
+err("plot_comparison", "side_by_side", plot_comparison(A, A, side_by_side = NA))
+err("plot_comparison", "legend", plot_comparison(A, A, legend = "yes"))
+err("plot_comparison", "layout", plot_comparison(A, A, layout = matrix(0, 2, 2)))
+err("plot_comparison", "layout", plot_comparison(A, A, layout = matrix(NA_real_, 6, 2)))
+err("plot_comparison", "layout", plot_comparison(A, A, layout = matrix(Inf, 6, 2)))
+err("plot_comparison", "layout", plot_comparison(A, A, layout = function(g) 1))
+err("plot_trace", "fit", plot_trace("a"))
+err("plot_trace", "fit", plot_trace(fit))
+err("plot_trace", "fit", plot_trace(trace_ok[0, ]))
+err("plot_trace", "fit", plot_trace(trace_ok[, c("round", "h")]))
+err("plot_trace", "fit", plot_trace(transform(trace_ok, h = NA_real_)))
+err("plot_trace", "fit", plot_trace(transform(trace_ok, h = "small")))
+err("plot_trace", "fit", plot_trace(transform(trace_ok, objective = Inf)))
+ok("plot_trace", plot_trace(transform(trace_ok, h = c(1, 0, 0))), is.data.frame)
+ok("plot_trace", plot_trace(transform(trace_ok, objective = c(1e8, 1e-8, NA))), is.data.frame)
+err("plot.calm_fit", "type", plot(fit, type = "histogram"))
+err("plot.calm_fit", "cpdag", plot(fit, cpdag = NA))
+err("plot.calm_fit", "truth", plot(fit, truth = "a"))
+err("plot.calm_fit", "truth", plot(fit, truth = cyc))
+  }))
+})

@@ -1,5 +1,5 @@
 # What print(), summary(), coef() and the conversions say about a fit: the
-# model first, on one scale, DAG or CPDAG named (issue 40, items 3, 4, 8).
+# model first, on one scale, DAG or CPDAG named.
 
 # Data on very different scales, so that a weight on the wrong scale shows.
 scaled_data <- function() {

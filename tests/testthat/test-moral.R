@@ -271,7 +271,7 @@ test_that("bad input gives errors that name the argument", {
   err(estimate_moral_graph(cbind(x, copy = x[, 1])), "positive definite")
   # cbind() of an unnamed column leaves an empty name: refused up front
   err(estimate_moral_graph(cbind(x, x[, 1])), "column 6 with a missing or empty name")
-  # n <= d is fine (issue 36), n = 3 too few for any Fisher-z test
+  # n <= d is fine, n = 3 too few for any Fisher-z test
   err(estimate_moral_graph(x[1:3, ]), "too few for a Fisher-z test")
   err(estimate_moral_graph(x[1:3, 1:2]), "Fisher-z")
   err(estimate_moral_graph(x[1:6, ], method = "precision"), "n > d \\+ 1")
@@ -333,4 +333,102 @@ test_that("IAMB's targets split between processes give the same blankets", {
   expect_identical(spread$blankets, whole$blankets)
   expect_identical(spread$capped, whole$capped)
   expect_identical(spread$n_tests, whole$n_tests)
+})
+
+# Bad inputs (the table of helper-bad-input.R)
+test_that("bad inputs to the moral graph end in clear errors, warnings or results", {
+  expect_bad_inputs(bad_input_section({
+err("estimate_moral_graph", "x", estimate_moral_graph("a"))
+err("estimate_moral_graph", "x", estimate_moral_graph(1:10))
+err("estimate_moral_graph", "x", estimate_moral_graph(array(0, c(4, 3, 2))))
+err("estimate_moral_graph", "x", estimate_moral_graph(list(a = 1:5, b = 5:1)))
+err("estimate_moral_graph", "x", estimate_moral_graph(data.frame(a = 1:4, b = letters[1:4])))
+err("estimate_moral_graph", "x", estimate_moral_graph(matrix(complex(real = 1:8), 4)))
+err("estimate_moral_graph", "x", estimate_moral_graph(with_na(x)))
+err("estimate_moral_graph", "x", estimate_moral_graph(with_na(x, v = NaN)))
+err("estimate_moral_graph", "x", estimate_moral_graph(with_na(x, v = Inf)))
+err("estimate_moral_graph", "x", estimate_moral_graph(with_na(x, v = -Inf)))
+err("estimate_moral_graph", "x", estimate_moral_graph(x[0, ]))
+err("estimate_moral_graph", "x", estimate_moral_graph(x[1, , drop = FALSE]))
+err("estimate_moral_graph", "x", estimate_moral_graph(x[, 1, drop = FALSE]))
+err("estimate_moral_graph", "x", estimate_moral_graph(const_x))
+err("estimate_moral_graph", "x", estimate_moral_graph(dup_x))
+# n <= d: the tests condition on fewer than n - 3 variables
+ok("estimate_moral_graph", estimate_moral_graph(x[1:5, ]), function(g) igraph::vcount(g) == 6)
+ok("estimate_moral_graph", estimate_moral_graph(x[1:6, ]), function(g) igraph::vcount(g) == 6)
+err("estimate_moral_graph", "x", estimate_moral_graph(cbind(x[1:5, ], copy = x[1:5, 1])),
+    pattern = "X1 and copy")
+ok("estimate_moral_graph", estimate_moral_graph(cov = stats::cov(x[1:5, ]), n = 5),
+   function(g) igraph::vcount(g) == 6)
+err("estimate_moral_graph", "x", estimate_moral_graph(x[1:3, 1:2]))  # too few for a test
+err("estimate_moral_graph", "cov", estimate_moral_graph(x, cov = S))
+err("estimate_moral_graph", "x", estimate_moral_graph())
+err("estimate_moral_graph", "n", estimate_moral_graph(x, n = 200))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = "a"))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = S[, 1:3]))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = asym))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = singular))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = not_pd))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = -S))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = with_na(S, 3, 3, 0)))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = with_na(S)))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = with_na(S, 1, 1, Inf)))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = matrix(1)))
+err("estimate_moral_graph", "cov", estimate_moral_graph(cov = matrix(0, 0, 0)))
+err("estimate_moral_graph", "n", estimate_moral_graph(cov = S, n = 0))
+err("estimate_moral_graph", "n", estimate_moral_graph(cov = S, n = 3))
+err("estimate_moral_graph", "n", estimate_moral_graph(cov = S, n = NA))
+err("estimate_moral_graph", "n", estimate_moral_graph(cov = S, n = "100"))
+err("estimate_moral_graph", "n", estimate_moral_graph(cov = S, n = c(10, 20)))
+err("estimate_moral_graph", "n", estimate_moral_graph(cov = S, n = 6, method = "precision"))
+err("estimate_moral_graph", "alpha", estimate_moral_graph(x, alpha = 0))
+err("estimate_moral_graph", "alpha", estimate_moral_graph(x, alpha = 1))
+err("estimate_moral_graph", "alpha", estimate_moral_graph(x, alpha = -0.1))
+err("estimate_moral_graph", "alpha", estimate_moral_graph(x, alpha = NA))
+err("estimate_moral_graph", "alpha", estimate_moral_graph(x, alpha = c(0.01, 0.05)))
+err("estimate_moral_graph", "method", estimate_moral_graph(x, method = "gs"))
+err("estimate_moral_graph", "method", estimate_moral_graph(x, method = NA_character_))
+err("estimate_moral_graph", "rule", estimate_moral_graph(x, rule = 1))
+err("estimate_moral_graph", "max_size", estimate_moral_graph(x, max_size = 0))
+err("estimate_moral_graph", "max_size", estimate_moral_graph(x, max_size = -1))
+err("estimate_moral_graph", "max_size", estimate_moral_graph(x, max_size = 1.5))
+err("estimate_moral_graph", "max_size", estimate_moral_graph(x, max_size = NA))
+err("estimate_moral_graph", "max_size", estimate_moral_graph(x, max_size = 1e10))
+err("estimate_moral_graph", "zero_tol", estimate_moral_graph(cov = S, zero_tol = -1))
+err("estimate_moral_graph", "zero_tol", estimate_moral_graph(cov = S, zero_tol = 1))
+warn("estimate_moral_graph", "Blankets reached size 1",
+     estimate_moral_graph(cov = S, n = 4, alpha = 0.5), function(g) igraph::vcount(g) == 6)
+ok("estimate_moral_graph", estimate_moral_graph(x * 1e8), function(g) same_graph(g, mg_ref))
+ok("estimate_moral_graph", estimate_moral_graph(x * 1e-8), function(g) same_graph(g, mg_ref))
+ok("estimate_moral_graph", estimate_moral_graph(sweep(x, 2, mixed_scale, "*")),
+   function(g) same_graph(g, mg_ref))
+ok("estimate_moral_graph", estimate_moral_graph(cov = S * 1e8), function(g) same_graph(g, mg_ref_cov))
+ok("estimate_moral_graph", estimate_moral_graph(cov = S * 1e-8), function(g) same_graph(g, mg_ref_cov))
+ok("estimate_moral_graph", estimate_moral_graph(cov = S * outer(mixed_scale, mixed_scale)),
+   function(g) same_graph(g, mg_ref_cov))
+ok("estimate_moral_graph", estimate_moral_graph(cov = as.data.frame(S)),
+   function(g) same_graph(g, mg_ref_cov))
+ok("estimate_moral_graph", estimate_moral_graph(x[1:7, ]), function(g) igraph::vcount(g) == 6)
+ok("estimate_moral_graph", estimate_moral_graph(x[1:4, 1:2]), function(g) igraph::vcount(g) == 2)
+ok("estimate_moral_graph", estimate_moral_graph(x > 0), function(g) igraph::vcount(g) == 6)
+ok("estimate_moral_graph", estimate_moral_graph(cov = S, zero_tol = 0),
+   function(g) igraph::vcount(g) == 6)
+  }))
+})
+
+test_that("moral = \"auto\" is the learners' estimated default, NULL its former spelling", {
+  expect_identical(formals(calm)$moral, "auto")
+  expect_identical(formals(exact_search)$moral, "auto")
+  set.seed(41)
+  sem <- simulate_sem(6, k = 1, n = 300)
+  # two rounds: the schedule is cut short, which calm() says in a warning
+  auto <- suppressWarnings(calm(sem$x, moral = "auto", refine = "none", max_rounds = 2,
+                                verbose = FALSE, seed = 1))
+  null <- suppressWarnings(calm(sem$x, moral = NULL, refine = "none", max_rounds = 2,
+                                verbose = FALSE, seed = 1))
+  expect_identical(auto$amat, null$amat)
+  expect_identical(auto$settings$moral, "iamb")
+  b <- boss(cov = sem$sigma, moral = "auto", starts = 2)
+  expect_identical(b$settings$moral, "precision")
+  expect_error(boss(sem$x, moral = "nothing"), "moral", class = "calm_error_argument")
 })

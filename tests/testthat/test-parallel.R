@@ -1,4 +1,4 @@
-# Beyond one machine (issue 36): calm's futures on a cluster of separate R
+# Beyond one machine: calm's futures on a cluster of separate R
 # processes (PSOCK: what a plan over several machines uses) give the results
 # of the sequential plan, seed for seed.
 

@@ -122,7 +122,7 @@ test_that("plot_comparison checks its arguments", {
                  class = "calm_error_argument")
     cyclic <- empty8()
     cyclic["a", "b"] <- cyclic["b", "c"] <- cyclic["c", "a"] <- 1
-    # a directed cycle is drawn as it is, with the metrics' warning (issue 38)
+    # a directed cycle is drawn as it is, with the metrics' warning
     expect_warning(plot_comparison(cyclic, truth8()), "`est` has a directed cycle",
                    class = "calm_warning_conflict")
   })

@@ -1,8 +1,8 @@
-# The helpers the reproduction scripts share (inst/scripts/common.R): how a
+# The helpers the reproduction scripts share (inst/bench/paper/common.R): how a
 # long table is run and stored in chunks of replicates.
 
 scripts_env <- function() {
-  f <- system.file("scripts", "common.R", package = "calm")
+  f <- system.file("bench", "paper", "common.R", package = "calm")
   skip_if(!nzchar(f), "the scripts are not installed")
   env <- new.env()
   sys.source(f, envir = env)

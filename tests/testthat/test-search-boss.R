@@ -12,7 +12,7 @@ test_that("boss() recovers the true CPDAG from population covariances (50 nodes,
       # a penalty small enough that every true edge pays for itself: with the
       # default 0.001, one edge of ER4 graph 3 lowers the score by less than
       # its penalty, so the optimum (which boss finds) lacks it
-      fit <- boss(cov = sem$sigma, starts = 2, lambda1 = 1e-5)
+      fit <- boss(cov = sem$sigma, starts = 2, edge_penalty = 1e-5)
       expect_identical(shd_cpdag(fit, sem$B), 0L, info = sprintf("ER%d, graph %d", k, rep))
     }
   }
@@ -24,12 +24,12 @@ test_that("boss() reaches the exact optimum of the score on small problems", {
     set.seed(500 + rep)
     sem <- simulate_sem(9, k = 2, n = 300)
     lam <- bic_lambda(300, 2)
-    ex <- exact_search(sem$x, lambda1 = lam, moral = "none")
+    ex <- exact_search(sem$x, edge_penalty = lam, moral = "none")
     for (limit in c(0, 14)) {
-      fit <- boss(sem$x, starts = 3, exact_limit = limit)
+      fit <- boss(sem$x, starts = 3, control = search_control(exact_limit = limit))
       # never better than the optimum; its score is the score of its graph
       expect_gte(fit$score, ex$score - 1e-9)
-      expect_equal(fit$score, as.numeric(score_dag(fit, sem$x, lambda1 = lam)), tolerance = 1e-9)
+      expect_equal(fit$score, as.numeric(score_dag(fit, sem$x, edge_penalty = lam)), tolerance = 1e-9)
       if (limit == 14) hits <- hits + (fit$score < ex$score + 1e-9)
     }
   }
@@ -41,11 +41,11 @@ test_that("boss()'s score is pcalg's GaussL0penObsScore up to the factor -n", {
   set.seed(21)
   sem <- simulate_sem(8, k = 2, n = 400)
   fit <- boss(sem$x, starts = 2, standardize = FALSE)
-  lam <- fit$settings$lambda1
+  lam <- fit$settings$edge_penalty
   n <- nrow(sem$x)
   sc <- new("GaussL0penObsScore", data = sem$x, lambda = lam * n, intercept = TRUE)
   empty <- matrix(0, 8, 8)
-  d_calm <- fit$score - as.numeric(score_dag(empty, sem$x, lambda1 = lam, standardize = FALSE))
+  d_calm <- fit$score - as.numeric(score_dag(empty, sem$x, edge_penalty = lam, standardize = FALSE))
   d_pcalg <- sc$global.score.int(to_in_edges(fit$amat)) - sc$global.score.int(to_in_edges(empty))
   expect_equal(d_calm * -n, d_pcalg, tolerance = 1e-6)
 })
@@ -70,9 +70,9 @@ test_that("boss() is reproducible with set.seed(), takes given start orders and 
   c1 <- boss(sem$x, starts = list(rev(nm), seq_along(nm)))
   expect_identical(nrow(c1$starts), 2L)
   expect_output(print(a), "BOSS \\(best of 3 starts")
-  # the penalty: BIC with penalty discount 2 by default (n > d), or lambda1 as given
-  expect_equal(a$settings$lambda1, bic_lambda(500, 2))
-  sparse <- boss(sem$x, starts = 1, lambda1 = 0.05)
+  # the penalty: BIC with penalty discount 2 by default (n > d), or edge_penalty as given
+  expect_equal(a$settings$edge_penalty, bic_lambda(500, 2))
+  sparse <- boss(sem$x, starts = 1, edge_penalty = 0.05)
   expect_lte(sum(sparse$amat), sum(a$amat))
 })
 
@@ -146,16 +146,16 @@ test_that("with grow_ratio < 1 an order's best DAG never scores worse than with 
         order_options(max_sweeps = 1L, exact_limit = 0L, grow_ratio = 0.5))
     expect_lte(grown$score_start, plain$score_start + 1e-12)
     # (the trees update residual variances by rank-one steps)
-    expect_equal(grown$score, as.numeric(score_dag(grown$dag, cov = sigma, lambda1 = lam)),
+    expect_equal(grown$score, as.numeric(score_dag(grown$dag, cov = sigma, edge_penalty = lam)),
                  tolerance = 1e-8)
     better <- better + (grown$score_start < plain$score_start - 1e-12)
   }
   # the longer grow step matters on dense graphs
   expect_gt(better, 0)
   # boss() records the ratio (default 1, plain grow-shrink)
-  fit <- boss(sem$x, lambda1 = lam, starts = 2, grow_ratio = 0.5)
+  fit <- boss(sem$x, edge_penalty = lam, starts = 2, control = search_control(grow_ratio = 0.5))
   expect_identical(fit$settings$grow_ratio, 0.5)
-  expect_identical(boss(sem$x, lambda1 = lam, starts = 1)$settings$grow_ratio, 1)
+  expect_identical(boss(sem$x, edge_penalty = lam, starts = 1)$settings$grow_ratio, 1)
 })
 
 test_that("kicks from the best order never end worse and escape a poor start", {
@@ -175,7 +175,7 @@ test_that("kicks from the best order never end worse and escape a poor start", {
     expect_lte(kicked$kicks_improved, 15)
     expect_identical(kicked$kicks_improved > 0, kicked$score < plain$score - 1e-10)
     # the graph returned is the one scored
-    expect_equal(kicked$score, as.numeric(score_dag(kicked$dag, cov = sigma, lambda1 = lam)),
+    expect_equal(kicked$score, as.numeric(score_dag(kicked$dag, cov = sigma, edge_penalty = lam)),
                  tolerance = 1e-8)
     better <- better + (kicked$score < plain$score - 1e-10)
   }
@@ -200,17 +200,17 @@ test_that("kicks from the best order never end worse and escape a poor start", {
                "cpp_order_local_search: unknown option 'bes'")
   # boss(kicks = ): the same starts (drawn first), then the kicks; never worse
   set.seed(7)
-  f0 <- boss(sem$x, lambda1 = lam, starts = 2)
+  f0 <- boss(sem$x, edge_penalty = lam, starts = 2)
   set.seed(7)
-  f1 <- boss(sem$x, lambda1 = lam, starts = 2, kicks = 10, kick_size = 3)
+  f1 <- boss(sem$x, edge_penalty = lam, starts = 2, control = search_control(kicks = 10, kick_size = 3))
   set.seed(7)
-  f2 <- boss(sem$x, lambda1 = lam, starts = 2, kicks = 10, kick_size = 3)
+  f2 <- boss(sem$x, edge_penalty = lam, starts = 2, control = search_control(kicks = 10, kick_size = 3))
   expect_identical(f0$starts, f1$starts)
   expect_lte(f1$score, f0$score + 1e-12)
   expect_identical(f1$kicks_improved > 0, f1$score < f0$score - 1e-10)
   expect_identical(f0$kicks_improved, 0L)
   expect_identical(as_amat(f1), as_amat(f2))
-  expect_equal(f1$score, as.numeric(score_dag(f1, cov = cov2cor(stats::cov(sem$x)), lambda1 = lam)),
+  expect_equal(f1$score, as.numeric(score_dag(f1, cov = cov2cor(stats::cov(sem$x)), edge_penalty = lam)),
                tolerance = 1e-8)
   expect_identical(f1$settings$kicks, 10L)
   # kicks move nodes only: each kick column has `size` sources and targets
@@ -252,16 +252,16 @@ test_that("boss() refuses bad arguments, naming them", {
   expect_error(boss(x, starts = list(c(1, 1, 2, 3, 4))), "starts")
   expect_error(boss(x, starts = list(c("X1", "nope", "X3", "X4", "X5"))), "starts")
   expect_error(boss(x, starts = "many"), "starts")
-  expect_error(boss(x, lambda1 = -1), "lambda1")
-  expect_error(boss(x, penalty_discount = NA), "penalty_discount")
-  expect_error(boss(x, exact_limit = 25), "exact_limit")
-  expect_error(boss(x, max_sweeps = 0), "max_sweeps")
+  expect_error(boss(x, edge_penalty = -1), "edge_penalty")
+  expect_error(boss(x, control = search_control(penalty_discount = NA)), "penalty_discount")
+  expect_error(boss(x, control = search_control(exact_limit = 25)), "exact_limit")
+  expect_error(boss(x, control = search_control(max_sweeps = 0)), "max_sweeps")
   expect_error(boss(x, bes = "yes"), "bes")
-  expect_error(boss(x, grow_ratio = 2), "grow_ratio")
-  expect_error(boss(x, grow_ratio = "a"), "grow_ratio")
-  expect_error(boss(x, kicks = -1), "kicks")
-  expect_error(boss(x, kicks = 1.5), "kicks")
-  expect_error(boss(x, kick_size = 0), "kick_size")
+  expect_error(boss(x, control = search_control(grow_ratio = 2)), "grow_ratio")
+  expect_error(boss(x, control = search_control(grow_ratio = "a")), "grow_ratio")
+  expect_error(boss(x, control = search_control(kicks = -1)), "kicks")
+  expect_error(boss(x, control = search_control(kicks = 1.5)), "kicks")
+  expect_error(boss(x, control = search_control(kick_size = 0)), "kick_size")
   expect_error(boss(x, moral = matrix(1, 3, 3)), "moral")
   expect_error(boss(), "x")
 })
@@ -270,4 +270,24 @@ test_that("boss is available in benchmark_methods()", {
   res <- benchmark_methods("boss", data.frame(d = 6, k = 1, n = 500), reps = 1)
   expect_identical(as.character(res$method), "boss")
   expect_true(is.finite(res$shd))
+})
+
+# Bad inputs (the table of helper-bad-input.R)
+test_that("bad inputs to boss() end in clear errors, warnings or results", {
+  expect_bad_inputs(bad_input_section({
+err("boss", "x", boss("a"))
+err("boss", "x", boss(with_na(x)), pattern = "complete.cases")
+err("boss", "cov", boss(cov = singular))
+err("boss", "standardize", boss(x, standardize = NA))
+err("boss", "bes", boss(x, bes = "yes"))
+err("boss", "penalty_discount", boss(x, control = search_control(penalty_discount = -1)))
+err("boss", "starts", boss(x, starts = 0))
+err("boss", "starts", boss(x, starts = list(1:3)))
+err("boss", "exact_limit", boss(x, control = search_control(exact_limit = 21)))
+err("boss", "grow_ratio", boss(x, control = search_control(grow_ratio = 1.5)))
+err("boss", "grow_ratio", boss(x, control = search_control(grow_ratio = c(0.5, 1))))
+ok("boss", boss(x, starts = 2), function(f) inherits(f, "calm_fit") && is_dag(f))
+ok("boss", boss(x[1:5, ], starts = 2), function(f) inherits(f, "calm_fit") && is_dag(f))
+err("boss", "x", boss(cbind(x[1:5, ], copy = x[1:5, 2])), pattern = "X2 and copy")
+  }))
 })

@@ -85,7 +85,7 @@ test_that("the exact search finds the brute-force optimum over all 5-node DAGs",
     m[e[1], e[2]] <- m[e[2], e[1]] <- 0
     masks$cut <- m
     for (k in names(masks)) {
-      fit <- exact_search(cov = pr$cov, lambda1 = pr$lambda, moral = masks[[k]])
+      fit <- exact_search(cov = pr$cov, edge_penalty = pr$lambda, moral = masks[[k]])
       keep <- if (k == "none") rep(TRUE, length(codes)) else inside_mask(codes, masks[[k]])
       best <- min(scores[keep])
       expect_equal(fit$score, best, tolerance = 1e-10, label = paste("optimum,", k))
@@ -93,7 +93,7 @@ test_that("the exact search finds the brute-force optimum over all 5-node DAGs",
       expect_true(is_dag(fit))
       expect_equal(scores[match(code_of(fit$amat), codes)], best, tolerance = 1e-10)
       if (k != "none") expect_true(all(fit$amat[masks[[k]] == 0] == 0))
-      expect_equal(as.numeric(score_dag(fit, cov = pr$cov, lambda1 = pr$lambda)), fit$score,
+      expect_equal(as.numeric(score_dag(fit, cov = pr$cov, edge_penalty = pr$lambda)), fit$score,
                    tolerance = 1e-10)
       # the order is topological for the DAG
       ord <- match(fit$order, colnames(fit$amat))
@@ -106,10 +106,10 @@ test_that("the exact search finds the brute-force optimum over all 5-node DAGs",
 test_that("with the true moral graph the exact search recovers the true CPDAG", {
   for (case in list(c(8, 1), c(9, 2), c(10, 3), c(10, 4))) {
     sem <- withr::with_seed(case[2], simulate_sem(case[1], k = 1))
-    fit <- exact_search(cov = sem$sigma, lambda1 = 0.005, moral = moral_graph(sem$dag))
+    fit <- exact_search(cov = sem$sigma, edge_penalty = 0.005, moral = moral_graph(sem$dag))
     expect_equal(shd_cpdag(fit, sem$B), 0, label = sprintf("SHD, d = %d seed %d", case[1], case[2]))
     # the optimum is no worse than the truth
-    truth <- score_dag(sem$B, cov = sem$sigma, lambda1 = 0.005)
+    truth <- score_dag(sem$B, cov = sem$sigma, edge_penalty = 0.005)
     expect_lte(fit$score, as.numeric(truth) + 1e-10)
     expect_s3_class(fit, "calm_fit")
     expect_identical(fit$method, "exact")
@@ -132,9 +132,9 @@ test_that("exact_search() rejects bad input with errors that name the argument",
   sem <- withr::with_seed(1, simulate_sem(6, k = 1))
   expect_error(exact_search(cov = sem$sigma, max_d = 5), "max_d", class = "calm_error_argument")
   expect_error(exact_search(cov = sem$sigma, max_d = 26), "max_d", class = "calm_error_argument")
-  expect_error(exact_search(cov = sem$sigma, lambda1 = -1), "lambda1",
+  expect_error(exact_search(cov = sem$sigma, edge_penalty = -1), "edge_penalty",
                class = "calm_error_argument")
-  expect_error(exact_search(cov = sem$sigma, lambda1 = "a"), "lambda1",
+  expect_error(exact_search(cov = sem$sigma, edge_penalty = "a"), "edge_penalty",
                class = "calm_error_argument")
   expect_error(exact_search(cov = sem$sigma, moral = diag(5)), "moral",
                class = "calm_error_argument")
@@ -157,4 +157,57 @@ test_that("the C++ search checks dimensions and memory before allocating", {
   expect_error(calm:::cpp_exact_search(big, matrix(1, 26, 26), 0.005, 1e12), "limited to 25")
   expect_equal(calm:::cpp_exact_search_bytes(matrix(1, 3, 3) - diag(3)),
                9 * 2^3 + 3 * 9 * 2^2 + 3 * 4096)
+})
+
+# Bad inputs (the table of helper-bad-input.R)
+test_that("bad inputs to the exact search and the score end in clear errors, warnings or results", {
+  expect_bad_inputs(bad_input_section({
+err("exact_search", "cov", exact_search())
+err("exact_search", "x", exact_search("a"))
+err("exact_search", "x", exact_search(with_na(x)))
+err("exact_search", "cov", exact_search(cov = asym))
+err("exact_search", "cov", exact_search(x, cov = S))
+err("exact_search", "edge_penalty", exact_search(cov = S, edge_penalty = -1))
+err("exact_search", "edge_penalty", exact_search(cov = S, edge_penalty = NA))
+err("exact_search", "edge_penalty", exact_search(cov = S, edge_penalty = Inf))
+err("exact_search", "standardize", exact_search(cov = S, standardize = NA))
+err("exact_search", "max_d", exact_search(cov = S, max_d = 26))
+err("exact_search", "max_d", exact_search(cov = S, max_d = 0))
+err("exact_search", "cov", exact_search(cov = S, max_d = 5))
+err("exact_search", "max_gb", exact_search(cov = S, max_gb = 0))
+err("exact_search", "max_gb", exact_search(cov = S, max_gb = 1e-9))
+err("exact_search", "moral", exact_search(cov = S, moral = diag(3)))
+err("exact_search", "moral", exact_search(cov = S, moral = moral_dir))
+err("exact_search", "moral", exact_search(cov = S, moral = "pc"))
+ok("exact_search", exact_search(cov = S, moral = mg_true),
+   function(f) inherits(f, "calm_fit") && is_dag(f) && is.finite(f$score))
+ok("exact_search", exact_search(x, moral = "none", edge_penalty = 0),
+   function(f) inherits(f, "calm_fit") && is_dag(f) && is.finite(f$score))
+err("score_dag", "graph", score_dag(cyc, cov = S))
+err("score_dag", "edge_penalty", score_dag(A, cov = S, edge_penalty = -1))
+err("score_dag", "cov", score_dag(A, cov = asym))
+ok("score_dag", score_dag(A, cov = S), function(v) is.numeric(v) && is.finite(v))
+ok("score_dag", score_dag(A, x[1:5, ]), function(v) is.numeric(v) && is.finite(v))
+err("score_dag", "x", score_dag(A, cbind(x[1:5, ], const = 3)), pattern = "const")
+err("bic_lambda", "n", bic_lambda(1))
+err("bic_lambda", "discount", bic_lambda(100, discount = -1))
+ok("bic_lambda", bic_lambda(100), function(v) isTRUE(all.equal(v, log(100) / 200)))
+err("select_penalty", "x", select_penalty("a"))
+err("select_penalty", "x", select_penalty(with_na(x)))
+err("select_penalty", "grid", select_penalty(x, grid = c(-1, 2)))
+err("select_penalty", "grid", select_penalty(x, grid = numeric()))
+err("select_penalty", "grid", select_penalty(x, grid = c(1, NA)))
+err("select_penalty", "folds", select_penalty(x, folds = 1))
+err("select_penalty", "folds", select_penalty(x, folds = nrow(x)))
+ok("select_penalty", select_penalty(x, grid = c(2, 4), folds = 2),
+   function(p) inherits(p, "calm_penalty") && p$discount %in% c(2, 4))
+err("boss", "penalty_discount", boss(x, control = search_control(penalty_discount = "aic")))
+err("boss", "penalty_grid", boss(x, control = search_control(penalty_discount = "cv", penalty_grid = -1)))
+err("boss", "penalty_folds", boss(x, control = search_control(penalty_discount = "cv", penalty_folds = 1)))
+err("ebic_lambda", "n", ebic_lambda(1, 10))
+err("ebic_lambda", "d", ebic_lambda(100, NA))
+err("ebic_lambda", "gamma", ebic_lambda(100, 10, gamma = Inf))
+err("ebic_lambda", "discount", ebic_lambda(100, 10, discount = -1))
+ok("ebic_lambda", ebic_lambda(100, 2, gamma = 0), function(v) isTRUE(all.equal(as.numeric(v), log(100) / 200)))
+  }))
 })

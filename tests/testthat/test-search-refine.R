@@ -8,48 +8,8 @@ from_ess <- function(eg, p) {
   A
 }
 
-test_that("local scores match a direct regression and pcalg's GaussL0penObsScore", {
-  set.seed(11)
-  sem <- simulate_sem(7, k = 1.5, n = 300)
-  x <- sem$x
-  n <- nrow(x)
-  S <- cov(x) * (n - 1) / n
-  lam <- 0.01
-  for (j in 1:7) {
-    cand <- setdiff(1:7, j)[1:4]
-    tab <- calm:::cpp_all_subset_scores(S, j, cand, lam)
-    for (mask in c(0, 3, 5, 15)) {
-      pa <- cand[bitwAnd(mask, 2^(0:3)) != 0]
-      rv <- if (length(pa)) S[j, j] - S[j, pa] %*% solve(S[pa, pa], S[pa, j]) else S[j, j]
-      expect_equal(tab[mask + 1], 0.5 * log(drop(rv)) + lam * length(pa), tolerance = 1e-10)
-    }
-  }
-  skip_if_not_installed("pcalg")
-  sc <- new("GaussL0penObsScore", data = x, lambda = lam * n, intercept = TRUE)
-  dag <- as_amat(sem$B)
-  empty <- matrix(0, 7, 7)
-  # pcalg's score is -n times calm's, up to a constant that the graph does not change
-  d_calm <- score_dag(dag, x, lambda1 = lam, standardize = FALSE) -
-    score_dag(empty, x, lambda1 = lam, standardize = FALSE)
-  d_pcalg <- sc$global.score.int(to_in_edges(dag)) - sc$global.score.int(to_in_edges(empty))
-  expect_equal(as.numeric(d_calm) * -n, d_pcalg, tolerance = 1e-8)
-})
-
-test_that("score_dag gives equivalent DAGs and their CPDAG the same score", {
-  set.seed(3)
-  sem <- simulate_sem(8, k = 1, n = 400)
-  s_dag <- score_dag(sem$B, sem$x)
-  expect_equal(as.numeric(score_dag(dag_to_cpdag(sem$dag), sem$x)), as.numeric(s_dag))
-  expect_lt(as.numeric(s_dag), as.numeric(score_dag(matrix(0, 8, 8), sem$x)))
-  expect_equal(bic_lambda(1000, 2), 2 * log(1000) / 2000)
-  expect_error(score_dag(sem$B, sem$x, lambda1 = -1), "lambda1")
-  expect_error(bic_lambda(1), "n")
-  cyc <- matrix(c(0, 1, 1, 0), 2)
-  expect_error(score_dag(cbind(c(0, 1), c(0, 0)), cov = diag(3)), "graph|data")
-})
-
 test_that("every operator agrees with pcalg's EssGraph$greedy.step on random CPDAGs", {
-  skip_on_cran()   # among the slowest tests (issue 39); CI runs it with NOT_CRAN=true
+  skip_on_cran()   # among the slowest tests; CI runs it with NOT_CRAN=true
   skip_if_not_installed("pcalg")
   set.seed(2024)
   agree <- 0
@@ -106,110 +66,6 @@ test_that("from a supergraph of the truth, refinement on a population covariance
   }
 })
 
-test_that("calm() refines by default, records what it did, and refine = 'none' is the paper's CALM", {
-  set.seed(5)
-  sem <- simulate_sem(10, k = 1, n = 500)
-  # the schedule calm() runs with the refinement, named since refine = "none"
-  # would otherwise take the long one
-  f0 <- calm(sem$x, refine = "none", iter_per_round = 5000, schedule = "short", verbose = FALSE)
-  expect_null(f0$refine)
-  set.seed(5)
-  sem <- simulate_sem(10, k = 1, n = 500)
-  f1 <- calm(sem$x, iter_per_round = 5000, refine = refine_control(penalty = "ebic"),
-             continuous = "always", verbose = FALSE)
-  r <- f1$refine
-  expect_type(r, "list")
-  # the extended BIC: gamma 0.75 over the 10 * 9 candidate edges
-  expect_equal(r$lambda, log(500) / 1000 + 0.75 * log(90) / 500)
-  expect_equal(r$lambda, as.numeric(ebic_lambda(500, 10)))
-  expect_lte(r$score_after, r$score_before + 1e-12)
-  expect_equal(r$score_after, as.numeric(score_dag(f1, sem$x, lambda1 = r$lambda)), tolerance = 1e-10)
-  expect_equal(r$score_before, as.numeric(score_dag(r$dag_before, sem$x, lambda1 = r$lambda)),
-               tolerance = 1e-10)
-  expect_true(all(c("type", "from", "to", "clique", "delta") %in% names(r$moves)))
-  expect_true(any(grepl("+ refinement", capture.output(print(f1)), fixed = TRUE)))
-  expect_true(any(grepl("refinement (GES and order moves", capture.output(print(f1, details = TRUE)),
-                        fixed = TRUE)))
-  # same seed, same continuous phase: the unrefined graph is CALM's
-  expect_identical(unname(r$dag_before), unname(f0$amat))
-  expect_identical(f1$continuous, "full")
-})
-
-test_that("with more rows than variables the default cuts the continuous phase to one step", {
-  set.seed(6)
-  sem <- simulate_sem(10, k = 1, n = 500)
-  set.seed(7)
-  cut <- expect_silent(calm(sem$x, verbose = FALSE))
-  expect_identical(cut$continuous, "start")
-  expect_true(cut$converged)
-  expect_equal(sum(cut$trace$steps), 1)
-  expect_equal(nrow(cut$removed), 0L)
-  expect_true(is_dag(cut))
-  expect_true(any(grepl("continuous phase cut to one step", capture.output(print(cut, details = TRUE)),
-                        fixed = TRUE)))
-  set.seed(7)
-  full <- calm(sem$x, control = calm_control(continuous = "always"), verbose = FALSE)
-  expect_identical(full$continuous, "full")
-  expect_gt(sum(full$trace$steps), 1)
-  # the refinement reaches the same graph from either start here
-  expect_identical(unname(cut$cpdag_amat), unname(full$cpdag_amat))
-  # not cut: refine = "none" (the paper's CALM), and n <= d
-  none <- calm(sem$x, refine = "none", iter_per_round = 300, schedule = "short", verbose = FALSE)
-  expect_identical(none$continuous, "full")
-  small <- suppressWarnings(calm(sem$x[1:10, ], verbose = FALSE))
-  expect_identical(small$continuous, "full")
-  expect_gt(sum(small$trace$steps), 1)
-  expect_error(calm_control(continuous = "never"), class = "calm_error_argument")
-})
-
-test_that("ebic_lambda() is the BIC plus gamma log(d (d - 1)) / n, and calm() can score with either", {
-  expect_equal(as.numeric(ebic_lambda(1000, 50, gamma = 0)), bic_lambda(1000))
-  expect_equal(as.numeric(ebic_lambda(1000, 50, gamma = 1, discount = 2)),
-               bic_lambda(1000, 2) + log(2450) / 1000)
-  # its discount attribute gives the same penalty through bic_lambda()
-  for (d in c(5, 50, 500)) {
-    e <- ebic_lambda(2000, d)
-    expect_equal(bic_lambda(2000, attr(e, "discount")), as.numeric(e))
-  }
-  # the extra charge grows with d, so the equivalent discount does
-  disc <- vapply(c(10, 100, 1000), function(d) attr(ebic_lambda(1000, d), "discount"), 0)
-  expect_true(all(diff(disc) > 0))
-  expect_error(ebic_lambda(1000, 1), "d")
-  expect_error(ebic_lambda(1000, 10, gamma = -1), "gamma")
-  set.seed(6)
-  sem <- simulate_sem(8, k = 1, n = 300)
-  fb <- calm(sem$x, penalty_discount = 3, verbose = FALSE)
-  expect_equal(fb$refine$lambda, bic_lambda(300, 3))
-  fe <- calm(sem$x, refine = refine_control(penalty = "ebic", gamma = 0), verbose = FALSE)
-  expect_equal(fe$refine$lambda, bic_lambda(300, 1))
-  expect_error(refine_control(gamma = -1), "`gamma`")
-  expect_error(refine_control(gamma = "a"), "`gamma`")
-})
-
-test_that("bad refinement settings are refused with the argument named", {
-  set.seed(1)
-  x <- simulate_sem(4, n = 50)$x
-  expect_error(calm(x, refine = "hill"), "refine")
-  expect_error(refine_control(penalty = -1), "`penalty`")
-  expect_error(refine_control(penalty = "aic"), "`penalty`")
-  expect_error(calm_control(penalty_discount = "a"), "penalty_discount")
-  expect_error(calm_control(penalty_discount = -1), "penalty_discount")
-  expect_error(calm_control(penalty_grid = c(1, NA)), "penalty_grid")
-  expect_error(calm_control(penalty_grid = numeric()), "penalty_grid")
-  expect_error(calm_control(penalty_grid = c(-1, 2)), "penalty_grid")
-  expect_error(calm_control(penalty_folds = 1), "penalty_folds")
-  expect_error(refine_control(forward = NA), "`forward`")
-  expect_error(refine_control(order = "yes"), "`order`")
-  expect_error(refine_control(order_starts = 0), "`order_starts`")
-  expect_error(refine_control(order_free_starts = NA), "`order_free_starts`")
-  expect_error(refine_control(order_free_starts = "yes"), "`order_free_starts`")
-  expect_error(refine_control(order_wide_starts = -1), "`order_wide_starts`")
-  expect_error(refine_control(order_wide_starts = NA), "`order_wide_starts`")
-  expect_error(refine_control(exact_limit = 25), "`exact_limit`")
-  expect_error(refine_control(grow_ratio = 1.5), "`grow_ratio`")
-  expect_error(refine_control(grow_ratio = NA), "`grow_ratio`")
-})
-
 test_that("the order search never ends worse than its start and finds the truth on population covariances", {
   set.seed(21)
   for (r in 1:4) {
@@ -238,71 +94,8 @@ test_that("the order search never ends worse than its start and finds the truth 
   }
 })
 
-test_that("calm()'s moves without the final exact step reach the exact optimum on most small problems", {
-  skip_on_cran()
-  # inst/bench/bench_optimum.R runs the same comparison on 60 problems and
-  # prints the rate (58 of 60 on seeds 1001-1060, before the exact step)
-  no_exact <- calm_control(refine = refine_control(exact_max_d = 0))
-  set.seed(3001)
-  reached <- vapply(1:40, function(r) {
-    d <- sample(8:11, 1)
-    k <- sample(c(1, 1.5, 2), 1)
-    pop <- r %% 2 == 0
-    sem <- simulate_sem(d, k = k, n = if (pop) Inf else 1000)
-    fit <- if (pop) calm(cov = sem$sigma, moral = moral_graph(sem$dag), verbose = FALSE,
-                         control = no_exact) else
-      calm(sem$x, verbose = FALSE, control = no_exact)
-    expect_false("exact" %in% fit$refine$moves$type)
-    lam <- fit$refine$lambda
-    ex <- if (pop) exact_search(cov = sem$sigma, lambda1 = lam, moral = fit$refine$mask) else
-      exact_search(sem$x, lambda1 = lam, moral = fit$refine$mask)
-    sigma <- if (pop) cov2cor(sem$sigma) else cov2cor(cov(sem$x))
-    best <- as.numeric(score_dag(ex, cov = sigma, lambda1 = lam))
-    # the exact search is never beaten
-    expect_gte(fit$refine$score_best, best - 1e-9)
-    fit$refine$score_best - best < 1e-9
-  }, logical(1))
-  expect_gte(mean(reached), 0.85)
-})
-
-test_that("up to refine_exact_max_d variables calm() ends at the exact optimum over all pairs", {
-  skip_on_cran()   # among the slowest tests (issue 39); CI runs it with NOT_CRAN=true
-  for (r in 1:4) {
-    set.seed(3100 + r)
-    sem <- simulate_sem(9, k = 3, n = 500)
-    fit <- calm(sem$x, verbose = FALSE, control = calm_control(iter_per_round = 10000))
-    ex <- exact_search(sem$x, lambda1 = fit$refine$lambda, moral = "none")
-    # the best graph found is the optimum; the fit returns it unless the last
-    # step chose another, whose score gap is recorded
-    expect_equal(fit$refine$score_best, ex$score, tolerance = 1e-9)
-    mv <- fit$refine$moves
-    gap <- sum(mv$delta[mv$type == "risk"])
-    expect_equal(as.numeric(score_dag(fit, sem$x, lambda1 = fit$refine$lambda)), ex$score + gap,
-                 tolerance = 1e-9)
-  }
-  # a moral graph the user gives is respected by the exact step too
-  set.seed(3105)
-  sem <- simulate_sem(8, k = 2, n = 500)
-  m <- moral_graph(sem$B, output = "matrix")
-  fit <- calm(sem$x, moral = m, verbose = FALSE, control = calm_control(iter_per_round = 10000))
-  expect_true(all(fit$amat[m == 0] == 0))
-  ex <- exact_search(sem$x, lambda1 = fit$refine$lambda, moral = m)
-  expect_equal(fit$refine$score_best, ex$score, tolerance = 1e-9)
-  expect_error(refine_control(exact_max_d = 26), "`exact_max_d`")
-})
-
-test_that("on pcalg's gmG8 data calm() returns the true CPDAG", {
-  skip_if_not_installed("pcalg")
-  e <- new.env()
-  utils::data("gmG", package = "pcalg", envir = e)
-  truth <- (methods::as(e$gmG8$g, "matrix") != 0) * 1
-  set.seed(1)
-  fit <- calm(e$gmG8$x, verbose = FALSE)
-  expect_equal(shd_cpdag(fit, truth), 0)
-})
-
 test_that("with a given moral graph, starts from a search over all pairs reach the truth the masked search missed", {
-  skip_on_cran()   # among the slowest tests (issue 39); CI runs it with NOT_CRAN=true
+  skip_on_cran()   # among the slowest tests; CI runs it with NOT_CRAN=true
   # 25-node ER4 population covariances with the true moral graph: the order
   # search inside the mask from calm's starts ends 55 and 41 edge marks from
   # the truth on these two graphs; the orders of an all-pairs search lead it there
@@ -314,14 +107,14 @@ test_that("with a given moral graph, starts from a search over all pairs reach t
     a <- calm(cov = sem$sigma, n = Inf, moral = M, standardize = FALSE, verbose = FALSE)
     set.seed(100 + s)
     b <- calm(cov = sem$sigma, n = Inf, moral = M, standardize = FALSE, verbose = FALSE,
-              control = calm_control(refine = refine_control(order_free_starts = FALSE, kicks = 0)))
+              control = calm_control(search = search_control(order_free_starts = FALSE, kicks = 0)))
     expect_equal(shd_cpdag(a, sem$dag), 0)
     expect_gt(shd_cpdag(b, sem$dag), 10)
     expect_lt(a$refine$score_after, b$refine$score_after - 0.01)
-    # the kicks alone (refine_control(kicks)) also get there from the same starts
+    # the kicks alone (search_control(kicks)) also get there from the same starts
     set.seed(100 + s)
     k <- calm(cov = sem$sigma, n = Inf, moral = M, standardize = FALSE, verbose = FALSE,
-              control = calm_control(refine = refine_control(order_free_starts = FALSE)))
+              control = calm_control(search = search_control(order_free_starts = FALSE)))
     expect_equal(shd_cpdag(k, sem$dag), 0)
     # all keep to the given moral graph
     expect_true(all((as_amat(a) != 0) <= M))
@@ -335,13 +128,13 @@ test_that("the refinement's kicks never end worse, are reproducible and are labe
   set.seed(64)
   sem <- simulate_sem(30, k = 4, n = 1000)
   set.seed(2)
-  none <- calm(sem$x, control = calm_control(refine = refine_control(kicks = 0)), verbose = FALSE)
+  none <- calm(sem$x, control = calm_control(search = search_control(kicks = 0)), verbose = FALSE)
   set.seed(2)
   kicked <- calm(sem$x, verbose = FALSE)
   set.seed(2)
   again <- calm(sem$x, verbose = FALSE)
-  expect_identical(calm_control()$refine$kicks, 20L)
-  expect_identical(calm_control()$refine$kick_size, 5L)
+  expect_identical(calm_control()$search$kicks, 20L)
+  expect_identical(calm_control()$search$kick_size, 5L)
   expect_lte(kicked$refine$score_best, none$refine$score_best + 1e-9)
   expect_identical(as_amat(kicked), as_amat(again))
   order_moves <- kicked$refine$moves$clique[kicked$refine$moves$type == "order"]
@@ -350,14 +143,14 @@ test_that("the refinement's kicks never end worse, are reproducible and are labe
   }
 })
 
-test_that("the refinement's second pass of BOSS starts (refine_control(grow_ratio)) never ends worse here", {
+test_that("the refinement's second pass of BOSS starts (search_control(grow_ratio)) never ends worse here", {
   skip_on_cran()
   set.seed(63)
   sem <- simulate_sem(30, k = 4, n = 1000)
   set.seed(1)
-  plain <- calm(sem$x, control = calm_control(refine = refine_control(grow_ratio = 1)), verbose = FALSE)
+  plain <- calm(sem$x, control = calm_control(search = search_control(grow_ratio = 1)), verbose = FALSE)
   set.seed(1)
-  both <- calm(sem$x, control = calm_control(refine = refine_control(grow_ratio = 0.5)),
+  both <- calm(sem$x, control = calm_control(search = search_control(grow_ratio = 0.5)),
                verbose = FALSE)
   expect_lte(both$refine$score_best, plain$refine$score_best + 1e-9)
   order_moves <- both$refine$moves$clique[both$refine$moves$type == "order"]
@@ -402,7 +195,7 @@ test_that("insertions kept between moves give the same search as scoring every i
 })
 
 test_that("grow_ratio = \"auto\" runs the second grow ratio only with n <= d", {
-  expect_identical(calm_control()$refine$grow_ratio, "auto")
+  expect_identical(calm_control()$search$grow_ratio, "auto")
   expect_identical(calm:::refine_grow_ratio("auto", 1000, 30), 1)
   expect_identical(calm:::refine_grow_ratio("auto", 30, 30), 0.5)
   expect_identical(calm:::refine_grow_ratio(0.3, 1000, 30), 0.3)
@@ -411,7 +204,7 @@ test_that("grow_ratio = \"auto\" runs the second grow ratio only with n <= d", {
   set.seed(1)
   auto <- calm(sem$x, verbose = FALSE)
   set.seed(1)
-  half <- calm(sem$x, control = calm_control(refine = refine_control(grow_ratio = 0.5)),
+  half <- calm(sem$x, control = calm_control(search = search_control(grow_ratio = 0.5)),
                verbose = FALSE)
   expect_identical(auto$amat, half$amat)
 })
@@ -432,7 +225,7 @@ test_that("the exact search runs when BOSS's starts disagree, and only then", {
   fit <- calm(sem$x, verbose = FALSE)
   expect_false(fit$refine$exact_run)
   set.seed(1)
-  no_boss <- calm(sem$x, control = calm_control(refine = refine_control(order = FALSE)),
+  no_boss <- calm(sem$x, control = calm_control(search = search_control(order = FALSE)),
                   verbose = FALSE)
   expect_true(no_boss$refine$exact_run)
   expect_equal(fit$refine$score_best, no_boss$refine$score_best, tolerance = 1e-9)
@@ -456,7 +249,7 @@ test_that("above order_all_pairs variables, BOSS over all pairs from the masked 
     set.seed(1)
     # one penalty for both (the extended BIC), so that their scores compare
     calm(sem$x, verbose = FALSE,
-         refine = refine_control(order_all_pairs = 10, order_wide_starts = w, penalty = "ebic"))
+         search = search_control(order_all_pairs = 10, order_wide_starts = w, penalty = "ebic"))
   }
   wide <- fit_with(5)
   inside <- fit_with(0)
@@ -468,7 +261,7 @@ test_that("above order_all_pairs variables, BOSS over all pairs from the masked 
   expect_true(all((as_amat(wide) != 0) <= wide$refine$mask))
   # within the limit the search is over all pairs already: no second run
   set.seed(1)
-  small <- calm(sem$x, verbose = FALSE, refine = refine_control(order_wide_starts = 5))
+  small <- calm(sem$x, verbose = FALSE, search = search_control(order_wide_starts = 5))
   expect_false(any(grepl("over all pairs", small$refine$moves$clique)))
 })
 
@@ -529,15 +322,15 @@ test_that("above all_pairs_max_d variables the steps beyond the moral graph use 
   expect_identical(calm:::wide_pairs(adj, FALSE, 2), matrix(1, 5, 5) - diag(5))
   expect_identical(unname(calm:::wide_pairs(adj, TRUE, 4)), unname(expected))
   # the setting: a whole number or Inf
-  expect_identical(refine_control(all_pairs_max_d = Inf)$all_pairs_max_d, Inf)
-  expect_equal(refine_control()$all_pairs_max_d, 500)
-  expect_error(refine_control(all_pairs_max_d = -1), class = "calm_error_argument")
-  expect_error(refine_control(all_pairs_max_d = "many"), "all_pairs_max_d")
+  expect_identical(search_control(all_pairs_max_d = Inf)$all_pairs_max_d, Inf)
+  expect_equal(search_control()$all_pairs_max_d, 500)
+  expect_error(search_control(all_pairs_max_d = -1), class = "calm_error_argument")
+  expect_error(search_control(all_pairs_max_d = "many"), "all_pairs_max_d")
   # a fit above the limit refines inside the two-hop pairs: its graph's
   # adjacencies outside the moral graph share a neighbour in it
   set.seed(61)
   sem <- simulate_sem(40, k = 1, n = 400)
-  fit <- calm(sem$x, verbose = FALSE, refine = refine_control(all_pairs_max_d = 10))
+  fit <- calm(sem$x, verbose = FALSE, search = search_control(all_pairs_max_d = 10))
   mg <- as_amat(fit$moral)
   within <- calm:::two_hop_pairs(mg)
   skel <- pmax(fit$amat, t(fit$amat))

@@ -71,12 +71,12 @@ test_that("the step is reproducible, recorded, and returns a graph of the candid
   f1 <- fit()
   f2 <- fit()
   expect_identical(f1$amat, f2$amat)
-  off <- fit(refine = refine_control(risk_starts = 0))
+  off <- fit(search = search_control(risk_starts = 0))
   mv <- f1$refine$moves
   if (any(mv$type == "risk")) {
     # it chose another graph: one that scores worse than the best, by the recorded amount
     lam <- f1$penalty$lambda
-    gap <- as.numeric(score_dag(f1, x, lambda1 = lam) - score_dag(off, x, lambda1 = lam))
+    gap <- as.numeric(score_dag(f1, x, edge_penalty = lam) - score_dag(off, x, edge_penalty = lam))
     expect_gt(gap, 0)
     expect_equal(gap, mv$delta[mv$type == "risk"], tolerance = 1e-6)
   } else {
@@ -92,7 +92,7 @@ test_that("on strong effects the best-scoring graph is kept", {
   on <- calm(sem$x, verbose = FALSE, penalty_discount = 2)
   set.seed(1)
   off <- calm(sem$x, verbose = FALSE, penalty_discount = 2,
-              refine = refine_control(risk_starts = 0))
+              search = search_control(risk_starts = 0))
   expect_false(any(on$refine$moves$type == "risk"))
   expect_identical(on$amat != 0, off$amat != 0)
 })
@@ -104,10 +104,10 @@ test_that("the step runs only for n > d, finite n and at most risk_max_d variabl
   expect_false(calm:::min_risk_applies(modifyList(ctx, list(n = Inf))))
   expect_true(calm:::min_risk_applies(modifyList(ctx, list(n = 1000, d = 150))))
   expect_false(calm:::min_risk_applies(modifyList(ctx, list(n = 1000, d = 151))))
-  ctx$ctrl$refine$risk_max_d <- 10
+  ctx$ctrl$search$risk_max_d <- 10
   expect_false(calm:::min_risk_applies(ctx))
-  ctx$ctrl$refine$risk_max_d <- 150
-  ctx$ctrl$refine$risk_starts <- 0
+  ctx$ctrl$search$risk_max_d <- 150
+  ctx$ctrl$search$risk_starts <- 0
   expect_false(calm:::min_risk_applies(ctx))
 })
 
@@ -115,7 +115,7 @@ test_that("the step weighs BOSS's own starts and further ones up to risk_starts"
   x <- weak_data(11)
   risk_move <- function(rs) {
     set.seed(5)
-    f <- calm(x, verbose = FALSE, penalty_discount = 2, refine = refine_control(risk_starts = rs))
+    f <- calm(x, verbose = FALSE, penalty_discount = 2, search = search_control(risk_starts = rs))
     mv <- f$refine$moves
     mv$clique[mv$type == "risk"]
   }
@@ -132,7 +132,7 @@ test_that("the step weighs BOSS's own starts and further ones up to risk_starts"
 test_that("without BOSS the step runs its own searches", {
   x <- weak_data(12)
   set.seed(3)
-  f <- calm(x, verbose = FALSE, penalty_discount = 2, refine = refine_control(order = FALSE))
+  f <- calm(x, verbose = FALSE, penalty_discount = 2, search = search_control(order = FALSE))
   ctx <- list(ctrl = calm_control(), n = nrow(x), d = ncol(x))
   expect_null(calm:::risk_candidates(ctx, list(), 0))
   mv <- f$refine$moves

@@ -1,5 +1,4 @@
-# predict(), fitted(), residuals() and vcov() of fitted SEMs (issue 40,
-# item 7): the node-wise least-squares regressions on the parents.
+# predict(), fitted(), residuals() and vcov() of fitted SEMs: the node-wise least-squares regressions on the parents.
 
 sem_case <- function() {
   set.seed(70)

@@ -1,4 +1,4 @@
-# Fewer observations than variables (issue 36): the searches refuse parent
+# Fewer observations than variables: the searches refuse parent
 # sets the sample cannot fit, not the data (see score_dag(), section "Fewer
 # observations than variables").
 
@@ -31,8 +31,8 @@ test_that("boss()'s default penalty does not overfit with n <= d", {
   # variables; the default there is the extended BIC, as boss(penalty_discount = "cv")
   sem <- er1(60, 40, 5)
   fit <- withr::with_seed(1, boss(sem$x, starts = 3))
-  two <- withr::with_seed(1, boss(sem$x, starts = 3, penalty_discount = 2))
-  cv <- withr::with_seed(1, boss(sem$x, starts = 3, penalty_discount = "cv"))
+  two <- withr::with_seed(1, boss(sem$x, starts = 3, control = search_control(penalty_discount = 2)))
+  cv <- withr::with_seed(1, boss(sem$x, starts = 3, control = search_control(penalty_discount = "cv")))
   expect_identical(fit$penalty$method, "ebic")
   expect_identical(fit$amat, cv$amat)
   expect_lt(sum(fit$amat), sum(two$amat))
@@ -44,7 +44,7 @@ test_that("boss()'s default penalty does not overfit with n <= d", {
 
 test_that("boss() and estimate_moral_graph() run on n < d", {
   sem <- er1(40, 25, 3)
-  fit <- withr::with_seed(1, boss(sem$x, penalty_discount = 4))
+  fit <- withr::with_seed(1, boss(sem$x, control = search_control(penalty_discount = 4)))
   expect_true(is_dag(fit))
   expect_true(is.finite(fit$score))
   # no parent set larger than the sample allows
@@ -90,7 +90,7 @@ test_that("a parent set that fits the sample exactly is inadmissible", {
 
 test_that("the exact search keeps every parent set within n - 2", {
   sem <- er1(8, 5, 6)
-  ex <- exact_search(sem$x, lambda1 = 0, moral = matrix(1, 8, 8) - diag(8))
+  ex <- exact_search(sem$x, edge_penalty = 0, moral = matrix(1, 8, 8) - diag(8))
   expect_true(is.finite(ex$score))
   expect_lte(max(colSums(ex$amat)), 3)
   # without a penalty the largest admissible sets fit best
@@ -146,7 +146,7 @@ test_that("bootstrap_edges() runs on n < d", {
 
 test_that("with n <= d the order search looks beyond the moral graph up to twice as many variables", {
   ctrl <- calm_control()
-  base <- ctrl$refine$order_all_pairs
+  base <- ctrl$search$order_all_pairs
   expect_identical(calm:::order_all_pairs_limit(ctrl, n = 150, d = 300), 2 * base)
   expect_identical(calm:::order_all_pairs_limit(ctrl, n = 300, d = 300), 2 * base)
   expect_identical(calm:::order_all_pairs_limit(ctrl, n = 1000, d = 300), base)

@@ -30,7 +30,7 @@ big_block_problem <- function(k) {
 }
 
 test_that("a fit is the same bit for bit with 1, 2 and 3 kernel threads", {
-  skip_on_cran()   # among the slowest tests (issue 39); CI runs it with NOT_CRAN=true
+  skip_on_cran()   # among the slowest tests; CI runs it with NOT_CRAN=true
   pb2 <- big_block_problem(2)
   pb4 <- big_block_problem(4)
   expect_gte(max(igraph::components(pb2$moral)$csize), 180)
@@ -86,7 +86,7 @@ test_that("no function sets or changes the future plan", {
   skip_if_not_installed("future")
   # The package's code must leave plan() to the user: it never calls it,
   # except restart_workers(), which sets the user's own plan again to
-  # replace a worker that died (issue 38); test-bootstrap.R checks that the
+  # replace a worker that died; test-bootstrap.R checks that the
   # plan is the same afterwards.
   ns <- asNamespace("calm")
   calls_plan <- vapply(ls(ns, all.names = TRUE), function(f) {

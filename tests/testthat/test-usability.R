@@ -1,5 +1,6 @@
-# The small things of issue 17: alpha in calm(), missing values, logical
-# columns, progress over restarts, the layered layout, the citation.
+# Small things a user meets: alpha in calm(), progress over restarts, the
+# citation, an example on every help page (missing values and logical columns
+# are in test-missing.R, the layered layout in test-layout.R).
 
 use_sem <- function() {
   set.seed(51)
@@ -17,32 +18,6 @@ test_that("calm() takes IAMB's level as alpha", {
   expect_error(calm(sem$x, alpha = 1, verbose = FALSE), "alpha", class = "calm_error_argument")
 })
 
-test_that("missing values: an error by default, complete rows on request", {
-  sem <- use_sem()
-  x <- sem$x
-  x[c(3, 7), 2] <- NA
-  x[9, 4] <- NaN
-  expect_error(calm(x, verbose = FALSE), "complete", class = "calm_error_argument")
-  expect_message(fit <- calm(x, na = "complete", verbose = FALSE), "Dropped 3 rows",
-                 class = "calm_message_na")
-  expect_equal(fit$na_dropped, 3L)
-  expect_equal(fit$n, 297)
-  expect_equal(fit$settings$na, "complete")
-  # nothing to drop: no message
-  expect_no_message(fit2 <- calm(sem$x, na = "complete", verbose = FALSE))
-  expect_equal(fit2$na_dropped, 0L)
-  expect_error(calm(x, na = TRUE, verbose = FALSE), "na", class = "calm_error_argument")
-})
-
-test_that("logical columns are used as 0/1 and calm says so", {
-  sem <- use_sem()
-  df <- as.data.frame(sem$x)
-  df$flag <- df$X1 > 0
-  expect_message(fit <- calm(df, verbose = FALSE), "flag", class = "calm_message_logical")
-  expect_true("flag" %in% colnames(fit$amat))
-  expect_message(estimate_moral_graph(df), "0/1", class = "calm_message_logical")
-})
-
 test_that("verbose = TRUE shows progress over restarts", {
   sem <- use_sem()
   out <- capture.output(
@@ -52,24 +27,6 @@ test_that("verbose = TRUE shows progress over restarts", {
   expect_match(all_out, "2 restarts")
   expect_match(all_out, "100%|restart", perl = TRUE)
   expect_equal(nrow(fit$restarts), 2)
-})
-
-test_that("DAG plots use a layered layout with isolated nodes aside", {
-  m <- matrix(0, 6, 6, dimnames = list(LETTERS[1:6], LETTERS[1:6]))
-  m["A", "B"] <- m["B", "C"] <- m["A", "D"] <- 1   # E, F isolated
-  xy <- calm:::dag_layout(igraph::graph_from_adjacency_matrix(m))
-  expect_equal(dim(xy), c(6L, 2L))
-  # isolated nodes share one column to the right of everything else
-  expect_equal(xy[5, 1], xy[6, 1])
-  expect_gt(xy[5, 1], max(xy[1:4, 1]))
-  # parents above children
-  expect_gt(xy[1, 2], xy[2, 2])
-  expect_gt(xy[2, 2], xy[3, 2])
-  # nodes of one layer at least one unit apart
-  same <- which(abs(outer(xy[1:4, 2], xy[1:4, 2], "-")) < 1e-9 & upper.tri(diag(4)), arr.ind = TRUE)
-  if (nrow(same)) expect_true(all(abs(xy[same[, 1], 1] - xy[same[, 2], 1]) >= 1 - 1e-9))
-  empty <- calm:::dag_layout(igraph::make_empty_graph(3))
-  expect_equal(dim(empty), c(3L, 2L))
 })
 
 test_that("citation('calm') names the paper", {

@@ -29,7 +29,7 @@ namespace {
 // to the caller; R's notears_control() is their one source).
 calm::NotearsOptions notears_defaults() {
   calm::NotearsOptions o;
-  o.lambda1 = 0.1;
+  o.l1_weight = 0.1;
   o.max_iter = 100;
   o.h_tol = 1e-8;
   o.rho_max = 1e16;

@@ -6,7 +6,7 @@
 # CALM_QUICK=1) runs a small version in a minute or so. Results go to
 # <outdir>/table3.rds (see common.R). The true moral graph is used.
 library(calm)
-source(system.file("scripts", "common.R", package = "calm", mustWork = TRUE))
+source(system.file("bench", "paper", "common.R", package = "calm", mustWork = TRUE))
 opts <- script_options()
 
 settings <- data.frame(d = 50, k = 1, n = Inf, standardized = c(FALSE, TRUE))

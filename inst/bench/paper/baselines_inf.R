@@ -8,7 +8,7 @@
 #
 # Results go to <outdir>/baselines_inf.rds (see common.R).
 library(calm)
-source(system.file("scripts", "common.R", package = "calm", mustWork = TRUE))
+source(system.file("bench", "paper", "common.R", package = "calm", mustWork = TRUE))
 opts <- script_options()
 
 settings <- data.frame(d = 50, k = 1, n = Inf, standardized = c(TRUE, FALSE))

@@ -8,7 +8,7 @@
 # --quick (or CALM_QUICK=1) uses 50 graphs. Results go to
 # <outdir>/table1.rds (see common.R). The full run takes a few seconds.
 library(calm)
-source(system.file("scripts", "common.R", package = "calm", mustWork = TRUE))
+source(system.file("bench", "paper", "common.R", package = "calm", mustWork = TRUE))
 opts <- script_options()
 started <- Sys.time()
 n_graphs <- if (opts$quick) 50 else 1000

@@ -5,7 +5,7 @@
 # rounds early), with and without standardization.
 #
 # Usage (from the package source directory; one thread):
-#   Rscript inst/scripts/table2_er1_infinite.R [out_dir] [n_graphs]
+#   Rscript inst/bench/paper/table2_er1_infinite.R [out_dir] [n_graphs]
 # out_dir defaults to inst/extdata when it exists (else a temporary
 # directory); n_graphs to 10. Results are written after every fit to
 #   table2_er1_infinite.rds          list(per_graph, summary, info)

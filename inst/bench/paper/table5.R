@@ -9,7 +9,7 @@
 # L-BFGS-B, as in the NOTEARS rows stored before notears_control(solver = )
 # existed.
 library(calm)
-source(system.file("scripts", "common.R", package = "calm", mustWork = TRUE))
+source(system.file("bench", "paper", "common.R", package = "calm", mustWork = TRUE))
 opts <- script_options()
 
 run_er_table("table5", standardized = TRUE, opts)
