@@ -38,10 +38,10 @@ for (n_targets in c(0L, 1L, 5L)) for (r in seq_len(a$reps)) {
   g <- gies(sc)
   dag_gies <- as(g$repr, "matrix") * 1
   dag_true <- (sem$B != 0) * 1
-  dag_boss <- boss(sim$x, penalty_discount = a$discount, targets = tg,
+  dag_boss <- boss(sim$x, control = search_control(penalty_discount = a$discount), targets = tg,
                    target_index = sim$target_index)$amat
   pcalg_score <- function(m) sc$global.score.int(lapply(seq_len(a$d), function(j) which(m[, j] != 0)))
-  calm_score <- function(m) n * score_dag(m, sim$x, lambda1 = lam_calm, targets = tg,
+  calm_score <- function(m) n * score_dag(m, sim$x, edge_penalty = lam_calm, targets = tg,
                                           target_index = sim$target_index)
   same_as_ges <- NA
   if (n_targets == 0L) {

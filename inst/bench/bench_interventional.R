@@ -91,7 +91,7 @@ search_cell <- function(cell, d, reps) {
     k <- sample(2:5, 1)
     frac <- stats::runif(1, 0.1, 0.3)
     dat <- draw_data(d, k, round(frac * n))
-    sc <- function(g) n * score_dag((g != 0) * 1, dat$x, lambda1 = lam, targets = dat$targets,
+    sc <- function(g) n * score_dag((g != 0) * 1, dat$x, edge_penalty = lam, targets = dat$targets,
                                     target_index = dat$index)
     truth <- sc(dat$sem$B)
     fits <- list()
@@ -99,11 +99,11 @@ search_cell <- function(cell, d, reps) {
     fits$calm <- timed(calm(dat$x, penalty_discount = 2, verbose = FALSE,
                             targets = dat$targets, target_index = dat$index)$amat)
     set.seed(seed + 100000L)
-    fits$boss <- timed(boss(dat$x, penalty_discount = 2, targets = dat$targets,
+    fits$boss <- timed(boss(dat$x, control = search_control(penalty_discount = 2), targets = dat$targets,
                             target_index = dat$index)$amat)
     fits$gies <- timed(gies_fit(dat$x, dat$targets, dat$index, 2)$dag)
     if (d <= 20) {
-      fits$exact <- timed(exact_search(dat$x, lambda1 = lam, moral = "none", targets = dat$targets,
+      fits$exact <- timed(exact_search(dat$x, edge_penalty = lam, moral = "none", targets = dat$targets,
                                        target_index = dat$index)$amat)
     }
     for (m in names(fits)) {

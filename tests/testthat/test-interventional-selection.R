@@ -53,11 +53,11 @@ test_that("the learners' selection uses the targets unless turned off", {
   set.seed(6222)
   sem <- simulate_sem(8, k = 1.5)
   sim <- simulate_interventions(sem, list(integer(0), "X3", "X5"), n = c(300, 100, 100))
-  fit <- boss(sim$x, penalty_discount = "cv", targets = sim$targets,
+  fit <- boss(sim$x, control = search_control(penalty_discount = "cv"), targets = sim$targets,
               target_index = sim$target_index)
   old <- options(calm.interventional_selection = FALSE)
   on.exit(options(old))
-  fit_off <- boss(sim$x, penalty_discount = "cv", targets = sim$targets,
+  fit_off <- boss(sim$x, control = search_control(penalty_discount = "cv"), targets = sim$targets,
                   target_index = sim$target_index)
   # the held-out scores are on other rows: the tables differ
   expect_false(isTRUE(all.equal(fit$penalty$table$heldout_loglik,
