@@ -77,10 +77,6 @@ cpp_precision_support <- function(corr, n, alpha, zero_tol) {
     .Call(`_calm_cpp_precision_support`, corr, n, alpha, zero_tol)
 }
 
-cpp_data_covariance <- function(x) {
-    .Call(`_calm_cpp_data_covariance`, x)
-}
-
 cpp_enumerate_orders <- function(sigma, l1_threshold, zero_tol) {
     .Call(`_calm_cpp_enumerate_orders`, sigma, l1_threshold, zero_tol)
 }
@@ -91,6 +87,14 @@ cpp_regression_dag <- function(sigma, order) {
 
 cpp_knowledge_extension <- function(cpdag, required, forbidden) {
     .Call(`_calm_cpp_knowledge_extension`, cpdag, required, forbidden)
+}
+
+cpp_data_covariance <- function(x) {
+    .Call(`_calm_cpp_data_covariance`, x)
+}
+
+cpp_training_covariance <- function(cov, mu, n, held) {
+    .Call(`_calm_cpp_training_covariance`, cov, mu, n, held)
 }
 
 cpp_boss <- function(cov, allowed, lambda, starts, options, kicks, required = NULL, forbidden = NULL, precedes = NULL, max_parents = -1L) {

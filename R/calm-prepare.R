@@ -37,6 +37,7 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
   phase("covariance")
   t0 <- proc.time()[["elapsed"]]
   cv <- resolve_covariance(x, cov, n, standardize, call = call, small_n = TRUE)
+  release_memory(ncol(cv[["sigma"]]))
   t1 <- proc.time()[["elapsed"]]
   sigma <- cv[["sigma"]]
   kn <- resolve_knowledge(knowledge, colnames(sigma), call = call)
@@ -47,6 +48,7 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
   phase("moral graph")
   mo <- resolve_moral(moral, sigma, cv[["n"]], call = call, alpha = alpha, knowledge = kn,
                       correlation = standardize)
+  release_memory(ncol(sigma))
   t2 <- proc.time()[["elapsed"]]
   mask <- knowledge_mask(mo[["mask"]], kn)
   cut <- continuous_cut(ctrl, refine, cv[["n"]], ncol(sigma))

@@ -30,7 +30,7 @@ interventional_fold_task <- function(tg) {
     })
     starts <- task$starts
     vapply(grid, function(k) {
-      r <- boss_search(s, mask, bic_lambda(nrow(train), k), starts, order_search_max_sweeps,
+      r <- boss_search(s, mask, bic_lambda(nrow(train), k), starts, search_default("max_sweeps"),
                        exact_limit, TRUE, 1, max_parents = max_parents_for(nrow(train)))
       starts <<- matrix(r$order, ncol = 1L)
       interventional_heldout(r$dag, mo, mu, x[test, , drop = FALSE], free[test, , drop = FALSE])

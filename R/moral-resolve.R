@@ -24,8 +24,7 @@ resolve_moral <- function(moral, sigma, n, call = parent.frame(), alpha = 0.01, 
                                  max_size = defaults[["max_size"]],
                                  zero_tol = defaults[["zero_tol"]], knowledge = knowledge,
                                  correlation = correlation, call = call)
-      mask <- as_amat(g, weighted = FALSE)
-      mask <- check_same_nodes(set_node_names(sigma), mask, "data", "moral", call = call)
+      mask <- edges_to_mask(igraph::as_edgelist(g, names = FALSE), nm)
       # the estimated graph itself, with its attributes (blankets, tests,
       # capped), is what fit$moral holds
       graph <- g
@@ -42,6 +41,16 @@ resolve_moral <- function(moral, sigma, n, call = parent.frame(), alpha = 0.01, 
     graph <- igraph::graph_from_adjacency_matrix(mask, mode = "undirected")
   }
   list(mask = mask, source = source, graph = graph)
+}
+
+# The symmetric 0/1 matrix, named by `nm`, of the undirected edges `edges`
+# (a two-column matrix of node indices): one d x d matrix allocated.
+edges_to_mask <- function(edges, nm) {
+  d <- length(nm)
+  mask <- matrix(0, d, d, dimnames = list(nm, nm))
+  mask[edges] <- 1
+  mask[edges[, 2:1, drop = FALSE]] <- 1
+  mask
 }
 
 moral_matrix_arg <- function(moral, nm, call) {

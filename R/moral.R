@@ -182,9 +182,7 @@ moral_from_covariance <- function(sigma, n, alpha, method, rule, max_size, zero_
                          if (!is.null(keep) && any(keep != 0)) keep)
     blankets <- lapply(res$blankets, function(i) nm[sort(i)])
     names(blankets) <- nm
-    in_mb <- matrix(0, d, d, dimnames = list(nm, nm))
-    for (t in seq_len(d)) in_mb[t, res$blankets[[t]]] <- 1
-    adj <- if (rule == "and") in_mb * t(in_mb) else pmax(in_mb, t(in_mb))
+    edges <- blanket_edges(res$blankets, rule)
     capped <- nm[res$capped]
     if (n_binds && length(capped) > 0L) {
       cli::cli_warn(c(
@@ -206,15 +204,42 @@ moral_from_covariance <- function(sigma, n, alpha, method, rule, max_size, zero_
     blankets <- lapply(seq_len(d), function(i) nm[adj[i, ] != 0])
     names(blankets) <- nm
     max_size_used <- d - 1L
+    edges <- which(adj != 0 & upper.tri(adj), arr.ind = TRUE)
   }
 
-  g <- igraph::graph_from_adjacency_matrix(adj, mode = "undirected")
+  g <- undirected_graph(edges, nm)
   attrs <- list(
     blankets = blankets, n_tests = res$n_tests, method = method, alpha = alpha,
     rule = rule, n = n, max_size = max_size_used, zero_tol = zero_tol, capped = capped
   )
   for (a in names(attrs)) g <- igraph::set_graph_attr(g, a, attrs[[a]])
   g
+}
+
+# The undirected edges of the Markov blankets `blankets` (each node's
+# blanket as 1-based indices): pairs in each other's blanket (`rule`
+# "and") or in either (`rule` "or"), as a two-column matrix with the smaller
+# index first, sorted by its first column, then its second (the order of
+# igraph's graph from an adjacency matrix). Built from the blankets, not
+# from a d x d matrix (three of them, 2.4 GB, at 10,000 variables).
+blanket_edges <- function(blankets, rule) {
+  from <- rep(seq_along(blankets), lengths(blankets))
+  to <- as.integer(unlist(blankets, use.names = FALSE))
+  i <- pmin(from, to)
+  j <- pmax(from, to)
+  key <- (as.double(i) - 1) * length(blankets) + j
+  keep <- if (rule == "and") duplicated(key) else !duplicated(key)
+  keep <- keep & i != j
+  o <- order(key[keep])
+  cbind(i[keep][o], j[keep][o])
+}
+
+# The undirected igraph graph on the nodes `nm` with the edges `edges`
+# (a two-column matrix of indices).
+undirected_graph <- function(edges, nm) {
+  g <- igraph::make_empty_graph(length(nm), directed = FALSE)
+  g <- igraph::add_edges(g, as.vector(t(edges)))
+  igraph::set_vertex_attr(g, "name", value = nm)
 }
 
 # Covariance, sample size and names for estimate_moral_graph(). A covariance

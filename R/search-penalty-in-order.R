@@ -34,7 +34,7 @@ select_discount_in_order <- function(x, grid, folds, order, provisional, pairs =
   grid <- sort(unique(c(grid, provisional)), decreasing = TRUE)
   all_pairs <- pairs %||% (matrix(1, d, d) - diag(d))
   fold_ids <- lapply(seq_len(splits), function(s) draw_folds(n, folds, call, strata = strata))
-  whole <- if (d > DATA_COV_CPP_D) list(mu = colMeans(x), gram = cpp_data_covariance(x)[["cov"]] * n)
+  whole <- if (d > DATA_COV_CPP_D) list(mu = colMeans(x), cov = cpp_data_covariance(x)[["cov"]])
   ll <- do.call(cbind, lapply(fold_ids, function(fold) {
     vapply(seq_len(folds), function(f) {
       test <- which(fold == f)
@@ -76,26 +76,20 @@ select_discount_in_order <- function(x, grid, folds, order, provisional, pairs =
 
 # The training moments (fold_moments()) of fold `f` of `fold` (the fold of
 # each row of `x`), from the moments of all rows (`whole`: their means and
-# centred cross-products) and of the fold's held-out rows: one pass over
-# the data for all folds instead of one pass over four fifths of it per
-# fold (at d = 2000, n = 4000, ten training covariances took 15 s). One
-# fold at a time, so that a single d x d training covariance is alive (0.8
-# GB at 10,000 variables). Used above DATA_COV_CPP_D variables; the same
-# moments up to rounding.
+# covariance) and the fold's held-out rows: one pass over the data for all
+# folds instead of one pass over four fifths of it per fold (at d = 2000,
+# n = 4000, ten training covariances took 15 s). One fold at a time, and in
+# C++ into the one matrix returned, so that a single d x d training
+# covariance is alive (0.8 GB at 10,000 variables). Used above
+# DATA_COV_CPP_D variables; the same moments up to rounding.
 training_moments <- function(x, fold, f,
-                             whole = list(mu = colMeans(x),
-                                          gram = cpp_data_covariance(x)[["cov"]] * nrow(x))) {
+                             whole = list(mu = colMeans(x), cov = cpp_data_covariance(x)[["cov"]])) {
   n <- nrow(x)
-  mu <- whole$mu
   held <- x[fold == f, , drop = FALSE]
   nt <- nrow(held)
-  mu_t <- colMeans(held)
-  gram_t <- nt * (cpp_data_covariance(held)[["cov"]] + outer(mu_t - mu, mu_t - mu))
-  n_train <- n - nt
-  mu_train <- (n * mu - nt * mu_t) / n_train
-  s <- (whole$gram - gram_t) / n_train - outer(mu_train - mu, mu_train - mu)
+  s <- cpp_training_covariance(whole$cov, whole$mu, n, held)
   dimnames(s) <- list(colnames(x), colnames(x))
-  list(n = n_train, s = s, mu = mu_train)
+  list(n = n - nt, s = s, mu = (n * whole$mu - nt * colMeans(held)) / (n - nt))
 }
 
 # One fold: for each discount of `grid`, the graph of the parent sets

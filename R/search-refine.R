@@ -52,6 +52,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   if (identical(forward, "auto")) forward <- !is.finite(n)
   t0 <- proc.time()[["elapsed"]]
   ctx <- refine_context(sigma, mask, lambda, ctrl, n, extend, kn, forward)
+  release_memory(ctx$d)
   # each stage's seconds, in the record; between stages, at scale, R's
   # garbage (d x d matrices of the stage before) is freed
   last <- t0
@@ -193,15 +194,29 @@ wide_pairs <- function(allowed, extend, max_d) {
 # at a cost of the sum of the squared degrees.
 two_hop_pairs <- function(adj) {
   d <- ncol(adj)
-  out <- (adj != 0) * 1
-  out <- pmax(out, t(out))
-  nb <- lapply(seq_len(d), function(k) which(out[, k] != 0))
+  # from each node's neighbours, into one d x d matrix (the dense
+  # transposes and maxima took five, 4 GB, at 10,000 variables)
+  nb <- lapply(seq_len(d), function(k) which(adj[, k] != 0 | adj[k, ] != 0))
+  out <- matrix(0, d, d, dimnames = dimnames(adj))
   for (k in seq_len(d)) {
     v <- nb[[k]]
-    if (length(v) > 1L) out[v, v] <- 1
+    if (length(v)) {
+      out[v, k] <- 1
+      out[k, v] <- 1
+      if (length(v) > 1L) out[v, v] <- 1
+    }
   }
-  diag(out) <- 0
+  out[cbind(seq_len(d), seq_len(d))] <- 0
   out
+}
+
+# `allowed` with the pairs adjacent in the graph `g` added (both ways), in
+# place where `allowed` is not shared.
+widen_pairs <- function(allowed, g) {
+  at <- which(g != 0, arr.ind = TRUE)
+  at <- rbind(at, at[, 2:1, drop = FALSE])
+  allowed[at] <- pmax(allowed[at], 1)
+  allowed
 }
 
 # The grow ratio of the refinement's BOSS: `"auto"` is 0.5 with no more
@@ -235,7 +250,7 @@ refine_from_empty <- function(ctx, state) {
   full <- if (ctx$extend) ctx$complete else state$allowed
   empty_start <- if (is.null(ctx$kn)) matrix(0, ctx$d, ctx$d) else cpp_dag_to_cpdag(ctx$kn$required) * 1
   empty <- refine_ges(ctx, empty_start, full, forward = TRUE)
-  state$allowed <- pmax(state$allowed, empty$cpdag, t(empty$cpdag))
+  state$allowed <- widen_pairs(state$allowed, empty$cpdag)
   if (empty$score_after < state$score - score_tol) {
     state$moves <- stage_move("restart", "GES from the empty graph", empty$score_after - state$score)
     state$cpdag <- empty$cpdag
@@ -279,7 +294,7 @@ refine_by_order <- function(ctx, state, dag) {
     os <- refine_order_beyond_mask(ctx, os)
     state$wide_seconds <- proc.time()[["elapsed"]] - t0
   }
-  if (all_pairs || wide) state$allowed <- pmax(state$allowed, os$cpdag, t(os$cpdag))
+  if (all_pairs || wide) state$allowed <- widen_pairs(state$allowed, os$cpdag)
   if (os$score < state$score - score_tol) {
     r2 <- refine_ges(ctx, os$cpdag, state$allowed)
     if (r2$score_after < state$score - score_tol) {

@@ -276,16 +276,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_data_covariance
-Rcpp::List cpp_data_covariance(SEXP x);
-RcppExport SEXP _calm_cpp_data_covariance(SEXP xSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_data_covariance(x));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cpp_enumerate_orders
 Rcpp::List cpp_enumerate_orders(const Eigen::Map<Eigen::MatrixXd> sigma, double l1_threshold, double zero_tol);
 RcppExport SEXP _calm_cpp_enumerate_orders(SEXP sigmaSEXP, SEXP l1_thresholdSEXP, SEXP zero_tolSEXP) {
@@ -318,6 +308,29 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type required(requiredSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type forbidden(forbiddenSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_knowledge_extension(cpdag, required, forbidden));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_data_covariance
+Rcpp::List cpp_data_covariance(SEXP x);
+RcppExport SEXP _calm_cpp_data_covariance(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_data_covariance(x));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_training_covariance
+Rcpp::NumericMatrix cpp_training_covariance(SEXP cov, Rcpp::NumericVector mu, double n, SEXP held);
+RcppExport SEXP _calm_cpp_training_covariance(SEXP covSEXP, SEXP muSEXP, SEXP nSEXP, SEXP heldSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type held(heldSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_training_covariance(cov, mu, n, held));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -473,10 +486,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_pdag_extension", (DL_FUNC) &_calm_cpp_pdag_extension, 1},
     {"_calm_cpp_iamb", (DL_FUNC) &_calm_cpp_iamb, 8},
     {"_calm_cpp_precision_support", (DL_FUNC) &_calm_cpp_precision_support, 4},
-    {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 1},
     {"_calm_cpp_enumerate_orders", (DL_FUNC) &_calm_cpp_enumerate_orders, 3},
     {"_calm_cpp_regression_dag", (DL_FUNC) &_calm_cpp_regression_dag, 2},
     {"_calm_cpp_knowledge_extension", (DL_FUNC) &_calm_cpp_knowledge_extension, 3},
+    {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 1},
+    {"_calm_cpp_training_covariance", (DL_FUNC) &_calm_cpp_training_covariance, 4},
     {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 10},
     {"_calm_cpp_exact_search", (DL_FUNC) &_calm_cpp_exact_search, 6},
     {"_calm_cpp_exact_search_bytes", (DL_FUNC) &_calm_cpp_exact_search_bytes, 1},

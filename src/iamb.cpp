@@ -231,34 +231,4 @@ PrecisionResult precision_support(const Eigen::Ref<const Eigen::MatrixXd>& corr,
   return out;
 }
 
-Eigen::MatrixXd data_covariance(const double* x, long n, long d,
-                                std::vector<bool>* constant) {
-  using ColMap = Eigen::Map<const Eigen::VectorXd>;
-  Eigen::VectorXd mean(d);
-  constant->assign(d, false);
-  for (long j = 0; j < d; ++j) {
-    ColMap col(x + j * n, n);
-    double m = col.sum() / static_cast<double>(n);
-    // Second pass removes most of the rounding of the first (as R's mean()).
-    m += (col.array() - m).sum() / static_cast<double>(n);
-    mean[j] = m;
-    const double first = col[0];
-    (*constant)[j] = (col.array() == first).all();
-  }
-  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(d, d);
-  const long block = 2048;
-  Eigen::MatrixXd centred;
-  for (long start = 0; start < n; start += block) {
-    const long rows = std::min(block, n - start);
-    Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>> part(
-        x + start, rows, d, Eigen::OuterStride<>(n));
-    centred = part.rowwise() - mean.transpose();
-    S.selfadjointView<Eigen::Lower>().rankUpdate(centred.transpose());
-  }
-  // in place: at 10,000 variables each copy of S is 0.8 GB
-  S.triangularView<Eigen::StrictlyUpper>() = S.transpose();
-  S /= static_cast<double>(n);
-  return S;
-}
-
 }  // namespace calm

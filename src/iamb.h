@@ -80,12 +80,6 @@ struct PrecisionResult {
 // `test` (Fisher-z with s = d - 2, or |r| > zero_tol in exact mode).
 PrecisionResult precision_support(const Eigen::Ref<const Eigen::MatrixXd>& corr, const CiTest& test);
 
-// Covariance of the columns of the n x d column-major matrix `x`, divided by
-// n, computed in row blocks so no centred copy of the data is made.
-// constant[j] is set when column j takes a single value.
-Eigen::MatrixXd data_covariance(const double* x, long n, long d,
-                                std::vector<bool>* constant);
-
 }  // namespace calm
 
 #endif

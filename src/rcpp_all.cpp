@@ -10,6 +10,7 @@
 #include "rcpp_search_ges.cpp"
 #include "rcpp_graph.cpp"
 #include "rcpp_iamb.cpp"
+#include "rcpp_moments.cpp"
 #include "rcpp_inconsistency.cpp"
 #include "rcpp_knowledge.cpp"
 #include "rcpp_search_score.cpp"

@@ -59,17 +59,3 @@ Rcpp::List cpp_precision_support(const Eigen::Map<Eigen::MatrixXd> corr, double 
                             Rcpp::Named("n_tests") = static_cast<double>(res.n_tests));
 }
 
-// Takes the SEXP and reads it through REAL_RO(): the data may arrive as an
-// ALTREP wrapper (storage.mode<- returns one), and asking for a writable
-// pointer, as Rcpp's Map does, would copy the whole matrix.
-// [[Rcpp::export(rng = false)]]
-Rcpp::List cpp_data_covariance(SEXP x) {
-  if (TYPEOF(x) != REALSXP || !Rf_isMatrix(x)) {
-    Rcpp::stop("internal error: cpp_data_covariance() needs a double matrix");
-  }
-  const long n = Rf_nrows(x), d = Rf_ncols(x);
-  std::vector<bool> constant;
-  Eigen::MatrixXd s = calm::data_covariance(REAL_RO(x), n, d, &constant);
-  Rcpp::LogicalVector cst(constant.begin(), constant.end());
-  return Rcpp::List::create(Rcpp::Named("cov") = s, Rcpp::Named("constant") = cst);
-}

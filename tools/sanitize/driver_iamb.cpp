@@ -13,6 +13,7 @@
 
 #include "graph_core.h"
 #include "iamb.h"
+#include "moments.h"
 #include "sanitize_check.h"
 #include "sanitize_util.h"
 

@@ -1,0 +1,35 @@
+#ifndef CALM_MOMENTS_H
+#define CALM_MOMENTS_H
+
+// Moments of data: the covariance of all rows, and the covariance of the
+// training rows of one fold from it. Both write into memory the caller
+// owns (an R matrix, through the glue), so that at 10,000 variables each
+// costs the one d x d matrix it returns (0.8 GB) and no copy of it.
+
+#include "calm_eigen.h"
+
+#include <vector>
+
+namespace calm {
+
+// Covariance of the columns of the n x d column-major matrix `x`, divided by
+// n, written to the d x d column-major `out`; computed in row blocks so no
+// centred copy of the data is made. constant[j] is set when column j takes
+// a single value.
+void data_covariance(const double* x, long n, long d, std::vector<bool>* constant, double* out);
+
+// The same, returned as a new matrix.
+Eigen::MatrixXd data_covariance(const double* x, long n, long d, std::vector<bool>* constant);
+
+// The covariance (divided by n - nt) of the rows of a data set of n rows
+// that are not among the nt x d rows `held` (column-major), from the
+// covariance `cov` (divided by n) and the column means `mu` of all n rows,
+// written to `out` (d x d, column-major; may be `cov` itself):
+// (n cov - sum over held rows r of (r - mu)(r - mu)') / (n - nt)
+// - (mu_train - mu)(mu_train - mu)'.
+void training_covariance(const double* cov, const double* mu, long n, const double* held,
+                         long nt, long d, double* out);
+
+}  // namespace calm
+
+#endif

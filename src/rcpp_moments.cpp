@@ -1,0 +1,52 @@
+// Rcpp glue for the data moments in moments.{h,cpp}. Arguments are checked
+// in R; the results are written straight into R matrices.
+#include "moments.h"
+
+// [[Rcpp::depends(RcppEigen)]]
+#include <RcppEigen.h>
+
+#include <vector>
+
+namespace {
+
+// The data matrix `x` as read-only doubles: takes the SEXP and reads it
+// through REAL_RO(), since the data may arrive as an ALTREP wrapper
+// (storage.mode<- returns one), and asking for a writable pointer, as
+// Rcpp's Map does, would copy the whole matrix.
+const double* data_pointer(SEXP x, const char* what) {
+  if (TYPEOF(x) != REALSXP || !Rf_isMatrix(x)) {
+    Rcpp::stop("internal error: %s needs a double matrix", what);
+  }
+  return REAL_RO(x);
+}
+
+}  // namespace
+
+// list(cov = the covariance of the columns of `x` (divided by n),
+// constant = whether each column takes a single value).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List cpp_data_covariance(SEXP x) {
+  const double* px = data_pointer(x, "cpp_data_covariance()");
+  const long n = Rf_nrows(x), d = Rf_ncols(x);
+  std::vector<bool> constant;
+  Rcpp::NumericMatrix out(d, d);
+  calm::data_covariance(px, n, d, &constant, out.begin());
+  Rcpp::LogicalVector cst(constant.begin(), constant.end());
+  return Rcpp::List::create(Rcpp::Named("cov") = out, Rcpp::Named("constant") = cst);
+}
+
+// The covariance of the training rows of a fold: all `n` rows have
+// covariance `cov` (divided by n) and means `mu`; `held` holds the fold's
+// held-out rows.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix cpp_training_covariance(SEXP cov, Rcpp::NumericVector mu, double n, SEXP held) {
+  const double* pc = data_pointer(cov, "cpp_training_covariance()");
+  const double* ph = data_pointer(held, "cpp_training_covariance()");
+  const long d = Rf_ncols(cov), nt = Rf_nrows(held);
+  if (Rf_nrows(cov) != d || Rf_ncols(held) != d || mu.size() != d || !(nt < n)) {
+    Rcpp::stop("internal error: cpp_training_covariance() was given mismatched moments");
+  }
+  Rcpp::NumericMatrix out(d, d);
+  calm::training_covariance(pc, mu.begin(), static_cast<long>(n), ph, nt, d, out.begin());
+  return out;
+}
