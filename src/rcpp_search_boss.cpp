@@ -42,7 +42,7 @@ Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::Matri
   std::vector<std::vector<int>> st(starts.ncol(), std::vector<int>(d));
   for (int k = 0; k < starts.ncol(); ++k)
     for (int p = 0; p < d; ++p) st[k][p] = starts(p, k) - 1;
-  const calm::IntMatrix mask = calm_glue::nonzero(allowed);
+  calm::IntMatrix mask = calm_glue::nonzero(allowed);
   calm::BossOptions opt = calm_glue::read_options(options, kBossFields, "cpp_boss");
   const calm::Knowledge kn = calm_glue::knowledge(required, forbidden, d, precedes);
   opt.knowledge = &kn;
@@ -58,6 +58,13 @@ Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::Matri
   }
   calm::BossResult r =
       calm::boss_search(score, mask, st, opt, calm_glue::interrupt_check, kk);
+  // each d x d matrix is freed as soon as R has its copy (0.4 GB apiece in
+  // C++, 0.8 GB in R, at 10,000 variables)
+  mask = calm::IntMatrix();
+  Rcpp::NumericMatrix dag = calm_glue::as_double(r.dag);
+  r.dag = calm::IntMatrix();
+  Rcpp::NumericMatrix cpdag = calm_glue::as_double(r.cpdag);
+  r.cpdag = calm::IntMatrix();
   const std::size_t ns = r.starts.size();
   Rcpp::NumericVector order_score(ns), final_score(ns);
   Rcpp::IntegerVector moves(ns), bes_moves(ns);
@@ -72,8 +79,7 @@ Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::Matri
     if (opt.keep_graphs) graphs[k] = calm_glue::as_double(r.starts[k].cpdag);
   }
   return Rcpp::List::create(
-      Rcpp::Named("dag") = calm_glue::as_double(r.dag),
-      Rcpp::Named("cpdag") = calm_glue::as_double(r.cpdag),
+      Rcpp::Named("dag") = dag, Rcpp::Named("cpdag") = cpdag,
       Rcpp::Named("score") = r.score, Rcpp::Named("order") = calm_glue::one_based(r.order),
       Rcpp::Named("best_start") = r.best_start + 1, Rcpp::Named("orders") = orders,
       Rcpp::Named("kick_scores") = r.kick_scores, Rcpp::Named("kicks_improved") = r.kicks_improved,

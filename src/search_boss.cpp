@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "search_ges.h"
 #include "search_order.h"
@@ -67,7 +68,7 @@ struct Finish {
     bes_moves = 0;
     if (prune) {
       GesResult g = ges_refine(cpdag, score, allowed, bes, interrupt);
-      cpdag = g.cpdag;
+      cpdag = std::move(g.cpdag);
       s = g.score_after;
       bes_moves = static_cast<int>(g.moves.size());
     }
@@ -86,7 +87,7 @@ struct Finish {
       if (ext) {
         const double sm = score.dag_score(member);
         if (sm < r.score - bes.tol) {
-          cpdag = member;
+          cpdag = std::move(member);
           s = sm;
           return;
         }
@@ -126,7 +127,7 @@ void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& o
     best.kick_scores.push_back(s);
     if (s < best.score - opt.tol) {
       best.score = s;
-      best.cpdag = cpdag;
+      best.cpdag = std::move(cpdag);
       best.order = r.order;
       ++best.kicks_improved;
     }
@@ -162,13 +163,13 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
     finish(r, cpdag, s, st.bes_moves);
     st.score = s;
     if (opt.keep_graphs) st.cpdag = cpdag;
-    best.starts.push_back(st);
+    best.starts.push_back(std::move(st));
     // ties go to the earlier start, so results do not depend on how the
     // starts are split between calls
     if (best.best_start < 0 || s < best.score - opt.tol) {
       best.best_start = static_cast<int>(k);
       best.score = s;
-      best.cpdag = cpdag;
+      best.cpdag = std::move(cpdag);
       best.order = r.order;
     }
   }
