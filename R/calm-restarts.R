@@ -1,36 +1,8 @@
 # calm()'s continuous phase: the seeded restarts, each one run of the C++
-# optimizer (src/calm_optimizer.cpp) thresholded, repaired and scored.
-
-# Runs the restarts (sequentially, or through future when there are
-# several), each with its own seed. With ctrl$split_components, each restart
-# fits the connected components of the mask separately (see
-# calm_run_split()).
-run_restarts <- function(seeds, sigma, mask, ctrl, gate, score, constraint, verbose) {
-  comps <- if (isTRUE(ctrl[["split_components"]])) split_plan(mask) else NULL
-  one <- function(seed, verbose, progress) {
-    if (is.null(comps)) {
-      calm_run_one(seed, sigma, mask, ctrl, gate, score, constraint, verbose)
-    } else {
-      calm_run_split(seed, sigma, mask, comps, ctrl, gate, score, constraint, verbose, progress)
-    }
-  }
-  if (length(seeds) == 1L) return(list(one(seeds, verbose, progress = TRUE)))
-  run_all <- function() {
-    p <- progressr::progressor(steps = length(seeds))
-    future.apply::future_lapply(seeds, function(seed) {
-      # no progress bar over components inside a restart: the bar is over
-      # the restarts
-      r <- one(seed, verbose = FALSE, progress = FALSE)
-      p(sprintf("restart done: objective %.4g", r[["final_objective"]]))
-      r
-    }, future.seed = FALSE)
-  }
-  if (!verbose) return(run_all())
-  # verbose: show the progress over restarts with the user's progressr
-  # handlers, or a text bar when none are set
-  cli::cli_inform("Running {length(seeds)} restarts.")
-  with_user_progress(run_all())
-}
+# optimizer (src/calm_optimizer.cpp) thresholded, repaired and scored, and
+# the table of and warnings about the runs. run_restarts() (R/calm.R) runs
+# them whole or split by components (R/calm-components.R): both call this
+# file, which calls neither, so the call graph has no loop.
 
 # Evaluates `expr` under progressr::with_progress() with the user's
 # handlers, or a text bar when none are set.

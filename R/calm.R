@@ -1,7 +1,8 @@
 # calm(), stage by stage: prepare (R/calm-prepare.R, R/calm-memory.R,
-# R/moral-resolve.R), optimize (R/calm-restarts.R, R/calm-components.R),
-# choose the penalty (R/search-penalty.R), refine (R/search-calm.R, R/search-refine.R)
-# and wrap the best restart as a calm_fit (here).
+# R/moral-resolve.R), optimize (run_restarts() here, R/calm-restarts.R,
+# R/calm-components.R), choose the penalty (R/search-penalty.R), refine
+# (R/search-calm.R, R/search-refine.R) and wrap the best restart as a
+# calm_fit (here).
 
 #' Learn a DAG with CALM
 #'
@@ -340,6 +341,37 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = "auto",
   fit <- wrap_calm_fit(p, runs, pen, threshold_empty, elapsed, call = cl)
   fit$learner <- learner
   fit
+}
+
+# Runs the restarts (sequentially, or through future when there are
+# several), each with its own seed. With ctrl$split_components, each restart
+# fits the connected components of the mask separately (see
+# calm_run_split()).
+run_restarts <- function(seeds, sigma, mask, ctrl, gate, score, constraint, verbose) {
+  comps <- if (isTRUE(ctrl[["split_components"]])) split_plan(mask) else NULL
+  one <- function(seed, verbose, progress) {
+    if (is.null(comps)) {
+      calm_run_one(seed, sigma, mask, ctrl, gate, score, constraint, verbose)
+    } else {
+      calm_run_split(seed, sigma, mask, comps, ctrl, gate, score, constraint, verbose, progress)
+    }
+  }
+  if (length(seeds) == 1L) return(list(one(seeds, verbose, progress = TRUE)))
+  run_all <- function() {
+    p <- progressr::progressor(steps = length(seeds))
+    future.apply::future_lapply(seeds, function(seed) {
+      # no progress bar over components inside a restart: the bar is over
+      # the restarts
+      r <- one(seed, verbose = FALSE, progress = FALSE)
+      p(sprintf("restart done: objective %.4g", r[["final_objective"]]))
+      r
+    }, future.seed = FALSE)
+  }
+  if (!verbose) return(run_all())
+  # verbose: show the progress over restarts with the user's progressr
+  # handlers, or a text bar when none are set
+  cli::cli_inform("Running {length(seeds)} restarts.")
+  with_user_progress(run_all())
 }
 
 # calm()'s last stage: the best restart (by the refined score when the

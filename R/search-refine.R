@@ -234,12 +234,6 @@ refine_ges <- function(ctx, cp, allowed, forward = ctx$forward) {
             ctx$kn, ctx$mp)
 }
 
-# One row of the refinement's record of moves for a whole stage.
-stage_move <- function(type, what, delta) {
-  data.frame(type = type, from = NA_character_, to = NA_character_, clique = what, delta = delta,
-             stringsAsFactors = FALSE)
-}
-
 # A second start that does not depend on the continuous phase: greedy
 # equivalence search from the empty graph (the required edges, under
 # knowledge) over all pairs; the better-scoring graph is kept, and the edges
@@ -257,22 +251,6 @@ refine_from_empty <- function(ctx, state) {
     state$score <- empty$score_after
   }
   state
-}
-
-# How many variables BOSS may have and still look beyond an
-# estimated moral graph: on dense graphs the IAMB moral graph at n = 1000
-# misses many true edges, and with n <= d its tests have little power (at
-# d = 300, n = 150 the masked search ended 10, 7 and 2 marks further from
-# the truth than the search over all pairs on three data sets).
-order_all_pairs_limit <- function(ctrl, n, d) {
-  if (n <= d) 2 * ctrl$search$order_all_pairs else ctrl$search$order_all_pairs
-}
-
-# Whether the BOSS runs of the refinement (and of its last step, see
-# R/search-risk.R) look at every pair rather than only the moral graph: when it was
-# estimated and d is within order_all_pairs_limit().
-order_over_all_pairs <- function(ctx) {
-  ctx$extend && ctx$d <= order_all_pairs_limit(ctx$ctrl, ctx$n, ctx$d)
 }
 
 # BOSS from CALM's own order, the refined graph's order and random orders
@@ -352,19 +330,6 @@ refine_order_beyond_mask <- function(ctx, os) {
 # 37 to 1856 units).
 WIDE_MIN_GAIN <- 1
 wide_min_gain <- function(n) if (is.finite(n)) max(score_tol, WIDE_MIN_GAIN / n) else score_tol
-
-# One BOSS run of the refinement: the start orders (one per column) inside
-# `mask`, with or without backward equivalence search, at one grow ratio;
-# the starts are split between the workers of the future plan (boss_run()),
-# with the same result as one call. `keep_graphs`: each start's CPDAG too.
-refine_boss <- function(ctx, mask, starts, bes, ratio, keep_graphs = FALSE) {
-  out <- boss_run(ctx$sigma, mask, ctx$lambda, starts, ctx$ctrl$search$max_sweeps,
-                  ctx$ctrl$search$exact_limit, bes, ratio, kn = ctx$kn, max_parents = ctx$mp,
-                  keep_graphs = keep_graphs, progress = FALSE)
-  # the stages read the CPDAG only (a d x d matrix less to hold at scale)
-  out$dag <- NULL
-  out
-}
 
 # The start orders of BOSS: CALM's, the current graph's and
 # random ones up to search_control(order_starts). With a given moral graph the search

@@ -1,13 +1,6 @@
-# Interventional data: targets, the GIES score, the interventional
-# essential graph, the learners with targets, simulation and bad input.
-
-# A data set with experiments on `vars` (one condition each).
-int_data <- function(d, vars, n_obs = 300, n_each = 100, k = 1.5) {
-  sem <- simulate_sem(d, k = k)
-  tg <- c(list(integer(0)), as.list(vars))
-  sim <- simulate_interventions(sem, tg, c(n_obs, rep(n_each, length(vars))))
-  c(sim, list(B = sem$B))
-}
+# The interventional class (R/interventional.R): the essential graph against
+# pcalg's dag2essgraph(), the learners, knowledge, comparisons, the
+# penalty's folds and the bootstrap with targets.
 
 test_that("the interventional essential graph equals pcalg's dag2essgraph() on 200 DAGs", {
   skip_if_not_installed("pcalg")
@@ -48,43 +41,6 @@ test_that("experiments orient edges and never unorient the CPDAG's", {
   }
 })
 
-test_that("the score equals pcalg's GaussL0penIntScore on 50 DAGs, up to sign and constant", {
-  skip_if_not_installed("pcalg")
-  set.seed(6203)
-  for (r in 1:50) {
-    d <- sample(4:10, 1)
-    dat <- int_data(d, sample.int(d, sample(1:3, 1)), n_obs = 150, n_each = 40)
-    n <- nrow(dat$x)
-    lam <- stats::runif(1, 0.5, 3) * log(n) / 2
-    g <- simulate_dag(d, k = 1.5)
-    ours <- n * as.numeric(score_dag(g, dat$x, edge_penalty = lam / n, standardize = FALSE,
-                          targets = dat$targets, target_index = dat$target_index))
-    sc <- methods::new(methods::getClass("GaussL0penIntScore", where = asNamespace("pcalg")),
-              data = dat$x, targets = dat$targets,
-              target.index = dat$target_index, lambda = lam)
-    theirs <- sum(vapply(seq_len(d), function(j) sc$local.score(j, which(g[, j] != 0)), 0))
-    # pcalg's node term is -n_j/2 (1 + log(rss / n_j)) - lambda (1 + |pa|):
-    # the constant is sum_j (n_j / 2 + lambda)
-    free <- vapply(seq_len(d), function(j) {
-      sum(!vapply(dat$target_index, function(i) j %in% dat$targets[[i]], NA))
-    }, numeric(1))
-    expect_equal(-theirs, ours + sum(free / 2 + lam), tolerance = 1e-9, label = paste("DAG", r))
-  }
-})
-
-test_that("the score tells apart equivalent DAGs that experiments tell apart", {
-  set.seed(6204)
-  sem <- simulate_sem(2, dag = matrix(c(0, 0, 1, 0), 2, 2, dimnames = list(c("A", "B"), c("A", "B"))))
-  sim <- simulate_interventions(sem, list(integer(0), "A"), c(400, 400))
-  fwd <- sem$dag
-  rev <- t(as_amat(sem$dag, weighted = FALSE))
-  obs <- c(score_dag(fwd, sim$x), score_dag(rev, sim$x))
-  expect_equal(obs[1], obs[2])
-  int <- c(score_dag(fwd, sim$x, targets = sim$targets, target_index = sim$target_index),
-           score_dag(rev, sim$x, targets = sim$targets, target_index = sim$target_index))
-  expect_lt(int[1], int[2] - 0.01)
-})
-
 test_that("boss(), exact_search() and calm() optimise the interventional score", {
   set.seed(6205)
   dat <- int_data(8, c(2, 5), n_obs = 400, n_each = 150)
@@ -116,21 +72,6 @@ test_that("boss(), exact_search() and calm() optimise the interventional score",
   expect_equal(ob$cpdag_amat, dag_to_cpdag(ob$amat, "matrix"))
 })
 
-test_that("targets by name and a factor of conditions give the pcalg form's fit", {
-  set.seed(6206)
-  dat <- int_data(6, c(1, 4), n_obs = 200, n_each = 80)
-  named <- list(obs = NULL, kd1 = "X1", kd4 = "X4")
-  cond <- factor(c("obs", "kd1", "kd4")[dat$target_index])
-  a <- exact_search(dat$x, edge_penalty = 0.01, targets = dat$targets, target_index = dat$target_index)
-  b <- exact_search(dat$x, edge_penalty = 0.01, targets = named, target_index = cond)
-  expect_identical(a$amat, b$amat)
-  expect_equal(a$score, b$score)
-  tg <- intervention_targets(named, cond, colnames(dat$x), nrow(dat$x))
-  expect_identical(tg$targets, list(integer(0), 1L, 4L))
-  expect_identical(tg$index, dat$target_index)
-  expect_output(print(tg), "kd4: X4 \\[80 rows\\]")
-})
-
 test_that("background knowledge applies with targets", {
   set.seed(6207)
   dat <- int_data(6, 3, n_obs = 300, n_each = 100)
@@ -150,44 +91,6 @@ test_that("compare_graphs() compares interventional classes when given targets",
   expect_equal(compare_graphs(flipped, chain)$shd, 0)
   expect_equal(compare_graphs(flipped, chain, targets = list(integer(0), "A"))$shd, 2)
   expect_equal(shd_cpdag(flipped, chain, targets = list(integer(0), "A")), 2L)
-})
-
-test_that("simulate_interventions() cuts targets from their parents", {
-  set.seed(6208)
-  sem <- simulate_sem(5, dag = rbind(c(0, 1, 0, 0, 0), c(0, 0, 1, 0, 0), matrix(0, 3, 5)))
-  sim <- simulate_interventions(sem, list(integer(0), "X2"), c(50, 30), value = 3)
-  expect_equal(dim(sim$x), c(80L, 5L))
-  expect_equal(sim$target_index, rep(1:2, c(50, 30)))
-  expect_true(all(sim$x[51:80, "X2"] == 3))
-  expect_false(all(sim$x[1:50, "X2"] == 3))
-  expect_equal(levels(sim$condition), c("observation", "X2"))
-  # a drawn intervention is independent of the cut parent
-  big <- simulate_interventions(sem, list("X2"), 20000, sd = 1)
-  expect_lt(abs(stats::cor(big$x[, "X1"], big$x[, "X2"])), 0.05)
-  expect_equal(stats::sd(big$x[, "X2"]), 1, tolerance = 0.05)
-})
-
-test_that("bad targets are classed errors naming the argument", {
-  set.seed(6209)
-  x <- simulate_sem(4, n = 20)$x
-  idx <- rep(1:2, each = 10)
-  expect_error(boss(x, targets = list(integer(0), "X9"), target_index = idx),
-               class = "calm_error_targets", regexp = "targets")
-  expect_error(boss(x, targets = list(integer(0), 7L), target_index = idx),
-               class = "calm_error_targets", regexp = "targets")
-  expect_error(boss(x, targets = list(integer(0), 1L), target_index = idx[-1]),
-               class = "calm_error_targets", regexp = "target_index")
-  expect_error(calm(x, targets = list(integer(0), 1L), target_index = idx + 1L),
-               class = "calm_error_targets", regexp = "target_index")
-  expect_error(exact_search(x, targets = list(integer(0), 1L), target_index = c(1L, rep(2L, 19))),
-               class = "calm_error_targets", regexp = "only one row")
-  expect_error(score_dag(matrix(0, 4, 4), x, targets = list(1L, 1:2), target_index = idx),
-               class = "calm_error_targets", regexp = "every row")
-  expect_error(boss(x, targets = list(a = NULL, b = "X1"), target_index = rep(c("a", "z"), each = 10)),
-               class = "calm_error_targets", regexp = "target_index")
-  expect_error(boss(cov = cov(x), n = 20, targets = list(integer(0), 1L), target_index = idx),
-               class = "calm_error_targets", regexp = "targets")
-  expect_error(boss(x, target_index = idx), class = "calm_error_targets", regexp = "target_index")
 })
 
 test_that("the penalty's folds keep each condition's share", {
@@ -218,16 +121,4 @@ test_that("bootstrap_edges() resamples within conditions and passes the targets 
   expect_error(bootstrap_edges(dat$x, R = 2, learner = boss, targets = dat$targets,
                                target_index = dat$target_index[-1]),
                class = "calm_error_targets")
-})
-
-test_that("the learners without targets refuse them with a classed error", {
-  set.seed(6230)
-  sim <- simulate_interventions(simulate_sem(4, k = 1), list(integer(0), "X2"), n = c(40, 20))
-  expect_error(golem_nv(sim$x, targets = sim$targets, target_index = sim$target_index),
-               class = "calm_error_targets", regexp = "golem_nv")
-  expect_error(notears_linear(sim$x, target_index = sim$target_index),
-               class = "calm_error_targets", regexp = "target_index")
-  skip_if_not_installed("pcalg")
-  expect_error(pc_pcalg(sim$x, targets = sim$targets), class = "calm_error_targets")
-  expect_error(ges_pcalg(sim$x, targets = sim$targets), class = "calm_error_targets")
 })

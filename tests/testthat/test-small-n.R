@@ -143,12 +143,3 @@ test_that("bootstrap_edges() runs on n < d", {
   expect_s3_class(b, "calm_bootstrap")
   expect_true(all(is.finite(as.data.frame(b)$strength)))
 })
-
-test_that("with n <= d the order search looks beyond the moral graph up to twice as many variables", {
-  ctrl <- calm_control()
-  base <- ctrl$search$order_all_pairs
-  expect_identical(calm:::order_all_pairs_limit(ctrl, n = 150, d = 300), 2 * base)
-  expect_identical(calm:::order_all_pairs_limit(ctrl, n = 300, d = 300), 2 * base)
-  expect_identical(calm:::order_all_pairs_limit(ctrl, n = 1000, d = 300), base)
-  expect_identical(calm:::order_all_pairs_limit(ctrl, n = Inf, d = 300), base)
-})
