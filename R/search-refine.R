@@ -95,13 +95,17 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
            boss = isTRUE(ctrl$search$order), boss_wide = !is.null(state$wide_seconds),
            exact = exact_run, min_risk = min_risk_run)
   nm <- ctx$nm
+  # the pairs beyond the moral graph are not needed any more: free them
+  # before the record's d x d matrices are made
+  ctx$complete <- NULL
+  release_memory(ctx$d)
   cpdag <- set_node_names(state$cpdag, nm)
   # keep the DAG when the class did not change, so that the refined fit of
   # an unchanged graph is the same DAG
   new_dag <- if (nrow(state$moves) == 0L) dag else set_node_names(member_dag(cpdag, kn), nm)
   record <- list(method = "search", stages = names(ran)[ran], lambda = lambda,
                  forward = forward,
-                 dag_before = dag, cpdag_before = set_node_names(start_cpdag(dag), nm),
+                 dag_before = dag,
                  score_before = score_before, score_after = state$score,
                  score_best = score_best, exact_run = exact_run, moves = state$moves,
                  mask = set_node_names(state$allowed, nm),
