@@ -23,7 +23,7 @@ search_cache_budget <- 1024^3
 ges_options <- function(forward, max_moves, backward = TRUE, turning = TRUE,
                         cached_inserts = TRUE) {
   list(forward = forward, backward = backward, turning = turning, max_moves = max_moves,
-       tol = score_tol, cached_inserts = cached_inserts)
+       tol = score_tol, cached_inserts = cached_inserts, cache_budget = search_cache_budget)
 }
 
 # GES moves from the CPDAG `cpdag` inside the symmetric mask `allowed`,

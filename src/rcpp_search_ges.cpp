@@ -27,6 +27,8 @@ const OptionField<calm::GesOptions> kGesFields[] = {
     {"max_moves", [](calm::GesOptions& o, SEXP v) { o.max_moves = Rcpp::as<int>(v); }},
     {"tol", [](calm::GesOptions& o, SEXP v) { o.tol = Rcpp::as<double>(v); }},
     {"cached_inserts", [](calm::GesOptions& o, SEXP v) { o.cached_inserts = Rcpp::as<bool>(v); }},
+    {"cache_budget",
+     [](calm::GesOptions& o, SEXP v) { o.cache_budget = static_cast<std::size_t>(Rcpp::as<double>(v)); }},
 };
 }  // namespace
 

@@ -183,14 +183,17 @@ test_that("insertions kept between moves give the same search as scoring every i
       start <- matrix(0, d, d)
     }
     mp <- calm:::max_parents_for(n)
-    run <- function(cached) {
-      calm:::cpp_ges_refine(s, start, bic_lambda(n, 2), mask,
-                            calm:::ges_options(TRUE, 1000L, cached_inserts = cached), req, forb, mp)
+    run <- function(cached, budget = calm:::search_cache_budget) {
+      opt <- calm:::ges_options(TRUE, 1000L, cached_inserts = cached)
+      opt$cache_budget <- budget
+      calm:::cpp_ges_refine(s, start, bic_lambda(n, 2), mask, opt, req, forb, mp)
     }
     a <- run(TRUE)
     b <- run(FALSE)
     expect_gt(length(a$moves$type), 0)
     expect_identical(a, b)
+    # a score cache emptied after every move: the same search
+    expect_identical(run(TRUE, budget = 1), a)
   }
 })
 
