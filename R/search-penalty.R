@@ -2,33 +2,6 @@
 # chosen from the data by K-fold held-out log-likelihood (penalty_discount =
 # "cv" in search_control()).
 
-# `penalty_discount`: a non-negative number, "cv" or "auto".
-check_penalty_discount <- function(x, arg = "penalty_discount", call) {
-  if (is.character(x)) {
-    # exact: "a" is no abbreviation of "auto"
-    if (length(x) == 1L && x %in% c("cv", "auto")) return(x)
-    abort_arg(arg, "must be a non-negative number, {.val cv} or {.val auto}, not {.val {x}}.",
-              call = call)
-  }
-  check_number(x, arg, lower = 0, call = call)
-}
-
-# `penalty_grid`: a non-empty vector of distinct positive finite discounts,
-# returned sorted in decreasing order (the order the selection walks).
-check_penalty_grid <- function(x, arg = "penalty_grid", call) {
-  if (!is.numeric(x) || length(x) == 0L || anyNA(x) || any(!is.finite(x)) || any(x <= 0)) {
-    abort_arg(arg, "must be a non-empty numeric vector of positive, finite penalty discounts.",
-              call = call)
-  }
-  if (anyDuplicated(x)) abort_arg(arg, "has duplicated values.", call = call)
-  sort(as.numeric(x), decreasing = TRUE)
-}
-
-# `penalty_folds`: a count of at least 2; checked against n at fit time.
-check_penalty_folds <- function(x, arg = "penalty_folds", call) {
-  check_count(x, arg, min = 2, max = 1000, call = call)
-}
-
 # The fold of each of n rows: as equal in size as possible, in a random order
 # drawn from R's RNG (set.seed() reproduces it). With `strata` (the
 # condition of each row of interventional data) every condition is spread

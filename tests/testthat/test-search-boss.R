@@ -213,36 +213,6 @@ test_that("kicks from the best order never end worse and escape a poor start", {
   expect_equal(f1$score, as.numeric(score_dag(f1, cov = cov2cor(stats::cov(sem$x)), edge_penalty = lam)),
                tolerance = 1e-8)
   expect_identical(f1$settings$kicks, 10L)
-  # kicks move nodes only: each kick column has `size` sources and targets
-  k <- calm:::draw_kicks(10, 3, 4)
-  expect_identical(dim(k), c(8L, 3L))
-  expect_true(all(k >= 1 & k <= 10))
-  expect_identical(dim(calm:::draw_kicks(3, 2, 5)), c(6L, 2L))
-})
-
-test_that("a cache budget bounds the search's memory without changing its result", {
-  # the grow-shrink trees and the local score cache are caches: emptied
-  # whenever they pass the budget, they are rebuilt the same
-  set.seed(41)
-  sem <- simulate_sem(40, k = 4, n = 1000)
-  sigma <- stats::cor(sem$x)
-  mask <- matrix(1, 40, 40) - diag(40)
-  lam <- bic_lambda(1000, 2)
-  set.seed(2)
-  starts <- replicate(3, sample.int(40))
-  kicks <- calm:::draw_kicks(40, 4, 5)
-  run <- function(budget) {
-    calm:::boss_search(sigma, mask, lam, starts, 100L, 0L, TRUE, 1, kicks = kicks,
-                       kick_grow_ratios = c(1, 0.5), cache_budget = budget)
-  }
-  free <- run(0)
-  tight <- run(2e5)
-  expect_identical(free$cache_clears, 0L)
-  expect_gt(tight$cache_clears, 0L)
-  expect_identical(tight$cpdag, free$cpdag)
-  expect_identical(tight$score, free$score)
-  expect_identical(tight$starts, free$starts)
-  expect_identical(tight$kick_scores, free$kick_scores)
 })
 
 test_that("boss() refuses bad arguments, naming them", {

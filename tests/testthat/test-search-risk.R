@@ -34,23 +34,6 @@ test_that("min_risk_index() returns the weighted medoid, or the best graph when 
   expect_identical(calm:::min_risk_index(cbind(A, A), c(0, 0), n = 10, temperature = 2), 1L)
 })
 
-test_that("boss_search(keep_graphs = TRUE) returns each start's graph with its score", {
-  b <- boss_case(3, d = 12, k = 1, n = 400, starts = 5)
-  s <- b$sigma
-  mask <- b$mask
-  lam <- b$lambda
-  starts <- b$starts
-  r <- calm:::boss_search(s, mask, lam, starts, 100L, 14L, TRUE, 1, keep_graphs = TRUE)
-  expect_length(r$start_cpdags, 5L)
-  for (k in 1:5) {
-    dag <- calm:::cpp_pdag_extension(r$start_cpdags[[k]])
-    expect_equal(calm:::cpp_dag_local_scores(s, dag, lam)$total, r$starts$score[k], tolerance = 1e-10)
-  }
-  # the best start's graph is the result
-  expect_equal(r$start_cpdags[[r$best_start]], r$cpdag)
-  expect_length(calm:::boss_search(s, mask, lam, starts, 100L, 14L, TRUE, 1)$start_cpdags, 0L)
-})
-
 # data with many weak effects, where several graphs score within a few
 # log-likelihood units of the best
 weak_data <- function(seed, d = 30, n = 3000) {
