@@ -30,7 +30,7 @@ check_dots_for <- function(dots, fn, fn_name, call) {
 # argument names boss() and exact_search() still take there (deprecated).
 dots_accepted <- function(fn) {
   if (identical(fn, calm)) return(c(names(calm_control()), "whitelist", "blacklist"))
-  if (identical(fn, boss)) return(c("lambda1", boss_old_settings))
+  if (identical(fn, boss)) return(c("lambda1", names(boss_old_settings)))
   if (identical(fn, exact_search)) return("lambda1")
   NULL
 }

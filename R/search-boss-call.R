@@ -13,17 +13,18 @@ draw_kicks <- function(d, kicks, size) {
 
 no_kicks <- function() matrix(0L, 0, 0)
 
-# One call of the C++ BOSS (src/rcpp_search_boss.cpp): the start orders (one per
-# column), its options by name, kicks (see draw_kicks()) and the resolved
-# background knowledge `kn` (NULL: none). `keep_graphs`: also return each
-# start's CPDAG (`start_cpdags`).
-boss_search <- function(sigma, mask, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio,
-                        kicks = no_kicks(), kick_grow_ratios = numeric(), kn = NULL,
+# One call of the C++ BOSS (src/rcpp_search_boss.cpp): the start orders (one
+# per column), its options by name, the kicks' moves `kick_moves` (a matrix
+# from draw_kicks(), one kick per column) and the resolved background
+# knowledge `kn` (NULL: none). `keep_graphs`: also return each start's CPDAG
+# (`start_cpdags`).
+boss_search <- function(sigma, mask, lambda, starts, max_sweeps, exact_parents_max, bes, grow_ratio,
+                        kick_moves = no_kicks(), kick_grow_ratios = numeric(), kn = NULL,
                         max_parents = -1L, cache_budget = search_cache_budget,
                         keep_graphs = FALSE) {
-  options <- list(max_sweeps = max_sweeps, tol = score_tol, exact_limit = exact_limit, bes = bes,
+  options <- list(max_sweeps = max_sweeps, tol = score_tol, exact_parents_max = exact_parents_max, bes = bes,
                   grow_ratio = grow_ratio, kick_grow_ratios = kick_grow_ratios,
                   cache_budget = cache_budget, keep_graphs = keep_graphs)
-  cpp_boss(sigma, mask, lambda, starts, options, kicks, kn$required, kn$forbidden, kn$precedes,
+  cpp_boss(sigma, mask, lambda, starts, options, kick_moves, kn$required, kn$forbidden, kn$precedes,
            max_parents)
 }

@@ -11,7 +11,7 @@
 # then, for up to `exact_max_d` variables, the exact optimum inside the
 # mask; the best-scoring DAG is kept. Returns list(dag, score).
 polish_interventional <- function(dag, sigma, lambda, n, kn = NULL,
-                                  exact_limit = search_default("exact_limit"),
+                                  exact_parents_max = search_default("exact_parents_max"),
                                   exact_max_d = search_default("exact_max_d"), mask = NULL) {
   mp <- max_parents_for(n)
   nm <- colnames(sigma)
@@ -22,7 +22,7 @@ polish_interventional <- function(dag, sigma, lambda, n, kn = NULL,
   storage.mode(skel) <- "double"
   order <- cpp_topological_order(dag)
   r <- boss_search(sigma, skel, lambda, matrix(as.integer(order), ncol = 1L),
-                   search_default("max_sweeps"), exact_limit, FALSE, 1, kn = kn, max_parents = mp)
+                   search_default("max_sweeps"), exact_parents_max, FALSE, 1, kn = kn, max_parents = mp)
   if (r$score < best$score - score_tol) best <- list(dag = r$dag, score = r$score)
   if (ncol(sigma) <= exact_max_d) {
     if (!is.null(kn)) skel[kn$forbidden != 0] <- 0

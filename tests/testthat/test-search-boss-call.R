@@ -20,7 +20,7 @@ test_that("a cache budget bounds the search's memory without changing its result
   starts <- replicate(3, sample.int(40))
   kicks <- calm:::draw_kicks(40, 4, 5)
   run <- function(budget) {
-    calm:::boss_search(sigma, mask, lam, starts, 100L, 0L, TRUE, 1, kicks = kicks,
+    calm:::boss_search(sigma, mask, lam, starts, 100L, 0L, TRUE, 1, kick_moves = kicks,
                        kick_grow_ratios = c(1, 0.5), cache_budget = budget)
   }
   free <- run(0)

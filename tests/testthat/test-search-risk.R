@@ -115,7 +115,7 @@ test_that("the step weighs BOSS's own starts and further ones up to risk_starts"
 test_that("without BOSS the step runs its own searches", {
   x <- weak_data(12)
   set.seed(3)
-  f <- calm(x, verbose = FALSE, penalty_discount = 2, search = search_control(order = FALSE))
+  f <- calm(x, verbose = FALSE, penalty_discount = 2, search = search_control(order_search = FALSE))
   ctx <- list(ctrl = calm_control(), n = nrow(x), d = ncol(x))
   expect_null(calm:::risk_candidates(ctx, list(), 0))
   mv <- f$refine$moves
