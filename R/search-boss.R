@@ -172,8 +172,8 @@ boss <- function(x, cov = NULL, n = NULL, control = NULL, edge_penalty = NULL, s
 
   t0 <- proc.time()[["elapsed"]]
   mp <- max_parents_for(cv$n)
-  r <- boss_run(sigma, mask, lambda, orders, max_sweeps, exact_parents_max, bes, grow_ratio, kn = kn,
-                max_parents = mp)
+  r <- boss_run(sigma, mask, lambda, orders, max_sweeps, exact_parents_max, bes, grow_ratio,
+                kn = kn, max_parents = mp)
   # kicks from the best start's order; the starts' record stays the one above
   r <- kick_search(r, sigma, mask, lambda, max_sweeps, exact_parents_max, bes, grow_ratio,
                    kicks, kick_size, c(1, 0.5), kn = kn, max_parents = mp)
@@ -190,7 +190,8 @@ boss <- function(x, cov = NULL, n = NULL, control = NULL, edge_penalty = NULL, s
     amat, sigma = sigma, n = cv$n, method = "boss",
     settings = list(edge_penalty = lambda, penalty_discount = pen$discount,
                     starts = ncol(orders), bes = bes, moral = if (is.null(mo)) "none" else mo$source,
-                    standardize = standardize, exact_parents_max = exact_parents_max, max_sweeps = max_sweeps,
+                    standardize = standardize, exact_parents_max = exact_parents_max,
+                    max_sweeps = max_sweeps,
                     grow_ratio = grow_ratio, kicks = kicks, kick_size = kick_size,
                     control = sc),
     converged = TRUE, time = elapsed, call = cl,
@@ -238,8 +239,8 @@ boss_run <- function(sigma, mask, lambda, orders, max_sweeps, exact_parents_max,
                      groups = start_groups(ncol(orders))) {
   p <- if (progress) progressr::progressor(steps = length(groups)) else NULL
   search <- function(idx) {
-    boss_search(sigma, mask, lambda, orders[, idx, drop = FALSE], max_sweeps, exact_parents_max, bes,
-                grow_ratio, kn = kn, max_parents = max_parents, keep_graphs = keep_graphs)
+    boss_search(sigma, mask, lambda, orders[, idx, drop = FALSE], max_sweeps, exact_parents_max,
+                bes, grow_ratio, kn = kn, max_parents = max_parents, keep_graphs = keep_graphs)
   }
   runs <- if (length(groups) == 1L) {
     # one worker: the one call, without a future around it
@@ -304,9 +305,9 @@ kick_search <- function(best, sigma, mask, lambda, max_sweeps, exact_parents_max
   best$kicks_improved <- 0L
   if (kicks <= 0) return(best)
   d <- ncol(sigma)
-  kk <- boss_search(sigma, mask, lambda, matrix(best$order, nrow = d), max_sweeps, exact_parents_max,
-                    bes, grow_ratio, draw_kicks(d, kicks, kick_size), ratios, kn = kn,
-                    max_parents = max_parents)
+  kk <- boss_search(sigma, mask, lambda, matrix(best$order, nrow = d), max_sweeps,
+                    exact_parents_max, bes, grow_ratio, draw_kicks(d, kicks, kick_size), ratios,
+                    kn = kn, max_parents = max_parents)
   if (kk$score < best$score - score_tol) {
     best[c("dag", "cpdag", "score", "order")] <- kk[c("dag", "cpdag", "score", "order")]
     best$kicks_improved <- kk$kicks_improved

@@ -106,7 +106,8 @@ fold_task_loglik <- function(task, x, grid, mask, exact_parents_max) {
 # paired difference to the best.
 # `x`: the data (numeric matrix, complete rows); `mask`: the pairs the search
 # may join (d x d, 0/1). Returns the record stored in a fit's `penalty`.
-select_discount <- function(x, grid, folds, mask, exact_parents_max = search_default("exact_parents_max"),
+select_discount <- function(x, grid, folds, mask,
+                            exact_parents_max = search_default("exact_parents_max"),
                             call = parent.frame(), fold_arg = "penalty_folds",
                             splits = search_default("selection_splits"),
                             tie_se = search_default("selection_tie_se")) {
@@ -124,7 +125,8 @@ select_discount <- function(x, grid, folds, mask, exact_parents_max = search_def
                                 exact_parents_max = exact_parents_max, future.seed = FALSE,
                                 future.packages = "calm")
   } else {
-    lapply(tasks, task_loglik, x = x, grid = grid, mask = mask, exact_parents_max = exact_parents_max)
+    lapply(tasks, task_loglik, x = x, grid = grid, mask = mask,
+           exact_parents_max = exact_parents_max)
   }
   ll <- matrix(unlist(ll), nrow = length(grid))
   ch <- choose_discount(ll, grid, tie_se)

@@ -22,7 +22,8 @@ polish_interventional <- function(dag, sigma, lambda, n, kn = NULL,
   storage.mode(skel) <- "double"
   order <- cpp_topological_order(dag)
   r <- boss_search(sigma, skel, lambda, matrix(as.integer(order), ncol = 1L),
-                   search_default("max_sweeps"), exact_parents_max, FALSE, 1, kn = kn, max_parents = mp)
+                   search_default("max_sweeps"), exact_parents_max, FALSE, 1, kn = kn,
+                   max_parents = mp)
   if (r$score < best$score - score_tol) best <- list(dag = r$dag, score = r$score)
   if (ncol(sigma) <= exact_max_d) {
     if (!is.null(kn)) skel[kn$forbidden != 0] <- 0
