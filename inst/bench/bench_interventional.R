@@ -323,7 +323,7 @@ for (i in seq_len(nrow(cells))) {
           else if (a$part == "rise") rise_cell(cl$cell, reps)
           else if (a$part == "selection") selection_cell(cl$cell, cl$d, cl$n_targets, reps)
           else accuracy_cell(cl$cell, cl$d, cl$n_targets, reps)
-  res <- rbind(res, part)
+  res <- if (is.null(res)) part else merge_rows(res, part)
   attr(res, "info") <- list(not_run = not_run, reps = reps, n = n, k = a$k)
   bench_save(res, a$out, note = sprintf("cells not run (budget): %s",
                                         paste(not_run, collapse = ",")))
