@@ -97,8 +97,8 @@ cpp_training_covariance <- function(cov, mu, n, held) {
     .Call(`_calm_cpp_training_covariance`, cov, mu, n, held)
 }
 
-cpp_boss <- function(cov, allowed, lambda, starts, options, kicks, required = NULL, forbidden = NULL, precedes = NULL, max_parents = -1L) {
-    .Call(`_calm_cpp_boss`, cov, allowed, lambda, starts, options, kicks, required, forbidden, precedes, max_parents)
+cpp_boss <- function(cov, allowed, lambda, starts, options, kick_moves, required = NULL, forbidden = NULL, precedes = NULL, max_parents = -1L) {
+    .Call(`_calm_cpp_boss`, cov, allowed, lambda, starts, options, kick_moves, required, forbidden, precedes, max_parents)
 }
 
 cpp_exact_search <- function(cov, allowed, lambda, max_bytes, required = NULL, max_parents = -1L) {

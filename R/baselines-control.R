@@ -252,7 +252,8 @@ undeprecate_args <- function(dots, renamed, ctor, learner, call) {
 # an old name (`renamed`: old = new), set under their new names in `env` with
 # a deprecation warning; the other arguments are returned. An old name given
 # with its new one is an error.
-take_old_names <- function(dots, renamed, fn, env) {
+take_old_names <- function(dots, renamed, fn, env,
+                           hint = "In {.pkg calm}, {.arg lambda1} is CALM's l0 weight ({.fn calm_control}) only.") {
   old <- intersect(names(dots), names(renamed))
   if (length(old) == 0L) return(dots)
   for (o in old) {
@@ -264,7 +265,7 @@ take_old_names <- function(dots, renamed, fn, env) {
   }
   cli::cli_warn(
     c("{.arg {old}} of {.fn {fn}} {cli::qty(length(old))}{?is/are} deprecated; use {.arg {unname(unlist(renamed[old]))}}.",
-      i = "In {.pkg calm}, {.arg lambda1} is CALM's l0 weight ({.fn calm_control}) only."),
+      i = hint),
     class = c("calm_warning_deprecated", "calm_warning"), call = env
   )
   dots[setdiff(names(dots), old)]

@@ -460,3 +460,20 @@ resample_within <- function(strata) {
   unlist(lapply(split(rows, strata), function(i) i[sample.int(length(i), length(i), replace = TRUE)]),
          use.names = FALSE)
 }
+
+#' @rdname as.data.frame.calm_fit
+#' @order 2
+#' @export
+as.data.frame.calm_bootstrap <- function(x, row.names = NULL, optional = FALSE, ...,
+                                         graph = c("cpdag", "dag"), threshold = NULL) {
+  check_frame_dots(list(...), "as.data.frame.calm_bootstrap", environment())
+  graph <- match_choice(graph, c("cpdag", "dag"), "graph", environment())
+  avg <- average_graph(x, threshold = threshold, graph = graph)
+  e <- edge_rows(avg != 0)
+  s <- x[[graph]]
+  key <- match(paste(e$from, e$to, sep = "\r"), paste(s$from, s$to, sep = "\r"))
+  e$strength <- s$strength[key]
+  e$direction <- s$direction[key]
+  attr(e, "nodes") <- x$nodes
+  e
+}

@@ -284,11 +284,6 @@ control_search <- function(search, refine, shortcuts, call) {
   args[names(shortcuts)] <- shortcuts
   do.call(search_control, args)
 }
-check_refine_penalty <- function(x, arg = "penalty", call) {
-  if (is.character(x)) return(match_choice(x, c("ebic", "bic", "lambda1"), arg, call = call))
-  check_number(x, arg, lower = 0, call = call)
-}
-
 # The control argument of calm(): a calm_control object, or a list of
 # calm_control() arguments, updated by the control values passed in `...`.
 resolve_control <- function(control, dots, call = parent.frame()) {
@@ -383,17 +378,4 @@ cut_control <- function(ctrl) {
 # cpp_calm_fit() reads (it rejects a field it does not know).
 optimizer_control <- function(ctrl) {
   unclass(ctrl)[setdiff(names(ctrl), control_r_fields)]
-}
-
-check_dots_empty <- function(..., fn, call = parent.frame()) {
-  dots <- list(...)
-  if (length(dots) > 0L) {
-    nm <- names(dots)
-    nm <- if (is.null(nm)) rep("", length(dots)) else nm
-    shown <- ifelse(nm == "", "(unnamed)", nm)
-    cli::cli_abort(c("Unknown {cli::qty(length(shown))}argument{?s}: {.arg {shown}}.",
-                     i = "See {.fn {fn}} for the valid arguments."),
-                   class = c("calm_error_argument", "calm_error"), call = call)
-  }
-  invisible(TRUE)
 }

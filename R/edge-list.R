@@ -61,6 +61,7 @@
 #' bs <- bootstrap_edges(sem$x, R = 5, learner = boss)
 #' as.data.frame(bs)
 #' @name as.data.frame.calm_fit
+#' @order 1
 #' @export
 as.data.frame.calm_fit <- function(x, row.names = NULL, optional = FALSE, ...,
                                    graph = c("cpdag", "dag")) {
@@ -74,22 +75,6 @@ as.data.frame.calm_fit <- function(x, row.names = NULL, optional = FALSE, ...,
   e$weight <- if (is.null(B)) rep(NA_real_, nrow(e)) else
     ifelse(e$directed, B[cbind(e$from, e$to)], NA_real_)
   attr(e, "nodes") <- rownames(m)
-  e
-}
-
-#' @rdname as.data.frame.calm_fit
-#' @export
-as.data.frame.calm_bootstrap <- function(x, row.names = NULL, optional = FALSE, ...,
-                                         graph = c("cpdag", "dag"), threshold = NULL) {
-  check_frame_dots(list(...), "as.data.frame.calm_bootstrap", environment())
-  graph <- match_choice(graph, c("cpdag", "dag"), "graph", environment())
-  avg <- average_graph(x, threshold = threshold, graph = graph)
-  e <- edge_rows(avg != 0)
-  s <- x[[graph]]
-  key <- match(paste(e$from, e$to, sep = "\r"), paste(s$from, s$to, sep = "\r"))
-  e$strength <- s$strength[key]
-  e$direction <- s$direction[key]
-  attr(e, "nodes") <- x$nodes
   e
 }
 

@@ -87,3 +87,41 @@ abort_no_rows <- function(what, arg, call) {
                    i = "Give the data the fit was learned from, as in {.code {what}(fit, x)}."),
                  class = c("calm_error_no_rows", "calm_error_argument", "calm_error"), call = call)
 }
+
+# The variances of the data (divisor n) when a learner standardises, so that
+# logLik() can report the likelihood on the data's own scale; NULL otherwise.
+data_variances <- function(x, cov, standardize) {
+  if (!isTRUE(standardize)) return(NULL)
+  if (!is.null(x)) {
+    x <- as.matrix(x)
+    n <- nrow(x)
+    return(apply(x, 2L, stats::var) * (n - 1) / n)
+  }
+  if (!is.null(cov)) return(diag(as.matrix(cov)))
+  NULL
+}
+
+# Data for the SEM methods: a numeric matrix with the fit's variables as
+# columns, in the fit's order.
+sem_data <- function(x, nm, arg, call) {
+  x <- check_numeric_matrix(x, arg, call = call)
+  if (is.null(colnames(x))) {
+    if (ncol(x) != length(nm)) {
+      abort_arg(arg, "has {ncol(x)} unnamed column{?s} but the fit has {length(nm)} variable{?s}.",
+                call = call)
+    }
+    colnames(x) <- nm
+  }
+  missing_cols <- setdiff(nm, colnames(x))
+  if (length(missing_cols)) {
+    abort_arg(arg, "lacks the variable{?s} {.val {missing_cols}} of the fit.", call = call)
+  }
+  x[, nm, drop = FALSE]
+}
+
+# The column means of data, NULL for a covariance.
+data_means <- function(x) {
+  if (is.null(x)) return(NULL)
+  x <- as.matrix(x)
+  stats::setNames(colMeans(x), node_names(x))
+}

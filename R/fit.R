@@ -118,3 +118,23 @@ refit_weights <- function(amat, sigma) {
   names(omega) <- rownames(amat)
   list(B = B, omega = omega)
 }
+
+# Least-squares weights and noise variances of each node on its parents in
+# `amat`, each from the rows where the node was not intervened on (the
+# interventional counterpart of refit_weights()).
+refit_weights_interventional <- function(amat, sigma) {
+  iv <- attr(sigma, "calm_interventional")
+  d <- nrow(amat)
+  B <- matrix(0, d, d, dimnames = dimnames(amat))
+  omega <- stats::setNames(numeric(d), rownames(amat))
+  for (j in seq_len(d)) {
+    s <- iv$covs[[iv$group[j] + 1L]]
+    pa <- which(amat[, j] != 0)
+    omega[j] <- s[j, j]
+    if (length(pa) == 0L) next
+    b <- solve_parents(s[pa, pa, drop = FALSE], s[pa, j])
+    B[pa, j] <- b
+    omega[j] <- s[j, j] - sum(s[j, pa] * b)
+  }
+  list(B = B, omega = omega)
+}

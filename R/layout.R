@@ -215,3 +215,25 @@ device_label_cex <- function(s, width, layout) {
   fit <- (s / 100) * inch_per_unit / (max(width, 2) * char_in)
   max(0.6, min(1, fit))
 }
+
+# Vertex size and label size that stay readable from a handful of nodes to
+# about fifty.
+vertex_style <- function(d, labels) {
+  size <- max(6, min(22, 75 / sqrt(d)))
+  width <- max(nchar(labels), 1L)
+  cex <- max(0.5, min(1, size / (5 * max(width, 2))))
+  list(size = size, cex = cex)
+}
+
+# The vertex style shrunk so that no two circles overlap in the layout as
+# igraph draws it (each axis rescaled to [-1, 1], aspect 1, circle radius
+# size / 200): the diameter at most 85% of the smallest distance between
+# two nodes, and not below 3 (then labels shrink with it).
+fit_vertex_style <- function(vs, layout, labels) {
+  if (nrow(layout) < 2L) return(vs)
+  norm <- plot_coords(layout)
+  dmin <- min(stats::dist(norm))
+  size <- max(3, min(vs[["size"]], 85 * dmin))
+  width <- max(nchar(labels), 1L)
+  list(size = size, cex = max(0.45, min(1, size / (5 * max(width, 2)))))
+}

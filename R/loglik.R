@@ -97,19 +97,6 @@ simulate.calm_fit <- function(object, nsim = 1, seed = NULL, ...) {
   as.data.frame(x)
 }
 
-# The variances of the data (divisor n) when a learner standardises, so that
-# logLik() can report the likelihood on the data's own scale; NULL otherwise.
-data_variances <- function(x, cov, standardize) {
-  if (!isTRUE(standardize)) return(NULL)
-  if (!is.null(x)) {
-    x <- as.matrix(x)
-    n <- nrow(x)
-    return(apply(x, 2L, stats::var) * (n - 1) / n)
-  }
-  if (!is.null(cov)) return(diag(as.matrix(cov)))
-  NULL
-}
-
 #' Fit the linear Gaussian SEM of a given graph
 #'
 #' Least-squares (maximum-likelihood) weights and noise variances of a DAG

@@ -1,51 +1,6 @@
 # Comparison of an estimated graph with the truth: SHD between CPDAGs and
 # skeleton precision / recall.
 
-# A graph argument of a metric, as a CPDAG matrix: a fit gives its own
-# CPDAG (fit_cpdag(): `cpdag_amat`, which carries the orientations its
-# background knowledge forces; an edited fit the CPDAG of its edited DAG),
-# a DAG is converted to its CPDAG, and a graph with
-# undirected (mutual) edges is taken as a CPDAG as it is. A graph whose
-# orientations conflict (a directed cycle; a bidirected edge of pcalg's
-# pc(), which arrives as a mutual pair) is compared as it is, pair by pair,
-# as pcalg::shd() does, with a warning.
-cpdag_arg <- function(g, arg, call = parent.frame(), targets = NULL) {
-  # a fit's amat is a DAG unless the learner returns a CPDAG (no `dag`)
-  dag_fit <- inherits(g, "calm_fit") && !is.null(g[["dag"]])
-  if (dag_fit) {
-    check_fit_object(g, arg, call = call)
-    # an edited fit whose DAG has a cycle is compared as it is, below
-    if (cpp_is_dag((g[["amat"]] != 0) * 1)) {
-      if (is.null(targets)) return(fit_cpdag(g))
-      return(class_cpdag(g[["amat"]], targets, g[["knowledge"]]))
-    }
-  }
-  if (inherits(g, "calm_fit")) g <- check_fit_object(g, arg, call = call)[["amat"]]
-  check_not_pag_codes(g, arg, call)
-  # pcalg's CPDAG objects say what they are: one with every edge directed
-  # (oriented by knowledge) must not be read as a DAG and unoriented again
-  declared <- inherits(g, "EssGraph") || (inherits(g, "amat") && identical(attr(g, "type"), "cpdag"))
-  bidirected <- pcalg_bidirected(g)
-  m <- graph_arg(g, arg, call = call)
-  m[] <- as.double(m != 0)
-  mutual <- any(m * t(m) != 0)
-  # the conflict is said by warn_conflict() once the graphs are known to
-  # match, so that no warning comes before an error
-  if (!cpp_is_dag(if (dag_fit) m else m * (1 - t(m)))) {
-    return(structure(m, conflict = "has a directed cycle, so it is neither a DAG nor a CPDAG"))
-  }
-  if (bidirected > 0L) {
-    attr(m, "conflict") <- sprintf("has %d bidirected edge%s (conflicting orientations)",
-                                   bidirected, if (bidirected == 1L) "" else "s")
-  }
-  if (mutual || declared) return(m)
-  if (!is.null(targets)) return(interventional_cpdag(m, targets))
-  cp <- cpp_dag_to_cpdag(m)
-  storage.mode(cp) <- "double"
-  dimnames(cp) <- dimnames(m)
-  cp
-}
-
 warn_conflict <- function(m, arg) {
   what <- attr(m, "conflict")
   if (is.null(what)) return(invisible(m))
@@ -54,28 +9,6 @@ warn_conflict <- function(m, arg) {
     i = "It is compared as it is, pair by pair, as {.fn pcalg::shd} does: a bidirected edge counts as undirected, a directed edge by its direction, and no CPDAG is derived from it."
   ), class = c("calm_warning_conflict", "calm_warning"))
   invisible(m)
-}
-
-# pcalg's pc() marks the edges it oriented both ways (solve.confl = TRUE)
-# with weight 2 in its graphNEL; as_amat() reads them as undirected edges.
-pcalg_bidirected <- function(g) {
-  if (!inherits(g, "pcAlgo")) return(0L)
-  w <- tryCatch(as_amat.graphNEL(g@graph, weighted = TRUE), error = function(e) NULL)
-  if (is.null(w)) return(0L)
-  as.integer(sum(w == 2 & t(w) == 2) / 2)
-}
-
-# pcalg's matrix of edge marks of a PAG (fci()'s `@amat`: 1 circle,
-# 2 arrowhead, 3 tail, every edge marked at both ends) given as a plain
-# matrix would otherwise be read as a weighted graph.
-check_not_pag_codes <- function(g, arg, call) {
-  if (!is.matrix(g) || !is.numeric(g) || inherits(g, "amat") || anyNA(g)) return(invisible())
-  if (all(g %in% 0:3) && any(g %in% 2:3) && all((g != 0) == (t(g) != 0))) {
-    abort_arg(arg, "looks like a PAG's matrix of edge marks (pcalg's codes: 1 circle, 2 arrowhead, 3 tail), not a DAG or CPDAG.",
-              i = "A PAG with every mark decided converts with {.code from_pcalg_amat(structure(m, class = \"amat\", type = \"pag\"))}; circle marks have no DAG or CPDAG reading.",
-              call = call)
-  }
-  invisible()
 }
 
 metric_pair <- function(est, truth, call, targets = NULL) {

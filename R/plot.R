@@ -86,33 +86,11 @@ default_layout <- function(skeleton) {
   igraph::layout_with_kk(skeleton, coords = igraph::layout_in_circle(skeleton))
 }
 
-# Vertex size and label size that stay readable from a handful of nodes to
-# about fifty.
-vertex_style <- function(d, labels) {
-  size <- max(6, min(22, 75 / sqrt(d)))
-  width <- max(nchar(labels), 1L)
-  cex <- max(0.5, min(1, size / (5 * max(width, 2))))
-  list(size = size, cex = cex)
-}
-
 # Width over height of the plot region a single-panel plot is about to
 # draw in (par("pin") after its margins are set; 1 when unknown).
 plot_aspect <- function() {
   pin <- graphics::par("pin")
   if (all(is.finite(pin)) && all(pin > 0)) pin[1] / pin[2] else 1
-}
-
-# The vertex style shrunk so that no two circles overlap in the layout as
-# igraph draws it (each axis rescaled to [-1, 1], aspect 1, circle radius
-# size / 200): the diameter at most 85% of the smallest distance between
-# two nodes, and not below 3 (then labels shrink with it).
-fit_vertex_style <- function(vs, layout, labels) {
-  if (nrow(layout) < 2L) return(vs)
-  norm <- plot_coords(layout)
-  dmin <- min(stats::dist(norm))
-  size <- max(3, min(vs[["size"]], 85 * dmin))
-  width <- max(nchar(labels), 1L)
-  list(size = size, cex = max(0.45, min(1, size / (5 * max(width, 2)))))
 }
 
 # Draw a graph given as one row per edge (from, to as vertex indices, mark

@@ -15,7 +15,7 @@
 #' Best parent sets come from grow-shrink trees: for a variable, the greedy
 #' additions of parents that improve its score are computed once and reused
 #' by every query with a different set of predecessors. For a variable with
-#' at most `exact_limit` candidate parents the best parent set is instead
+#' at most `exact_parents_max` candidate parents the best parent set is instead
 #' exact, from a table over all subsets of its candidates. The trees and
 #' tables are shared by the starts that run in one process.
 #'
@@ -65,7 +65,7 @@
 #'   result of [search_control()] (the object [calm()] and [exact_search()]
 #'   take) or a list of its arguments by name. `boss()` reads
 #'   `penalty_discount`, `penalty_grid`, `penalty_folds`, the selection
-#'   settings, `order_starts`, `exact_limit`, `max_sweeps`, `grow_ratio`,
+#'   settings, `order_starts`, `exact_parents_max`, `max_sweeps`, `grow_ratio`,
 #'   `kicks` and `kick_size`. Three of them have other defaults here than in
 #'   [calm()]'s refinement, used where the object does not set them (see
 #'   "Defaults"). `NULL` (default): `search_control()` with those three.
@@ -80,8 +80,8 @@
 #'   `control` (`penalty_discount`, `penalty_grid`, `penalty_folds`,
 #'   `exact_limit`, `max_sweeps`, `grow_ratio`, `kicks`, `kick_size`) are
 #'   still accepted by name, with a deprecation warning, and set those
-#'   fields of `control`; so is `lambda1`, the former name of
-#'   `edge_penalty`.
+#'   fields of `control` (`exact_limit` sets `exact_parents_max`); so is
+#'   `lambda1`, the former name of `edge_penalty`.
 #' @param bes Prune each start's graph by backward equivalence search
 #'   (default `TRUE`).
 #' @param moral Restricts the search to the edges of a moral graph.
@@ -147,7 +147,7 @@ boss <- function(x, cov = NULL, n = NULL, control = NULL, edge_penalty = NULL, s
   check_flag(bes, "bes", call = env)
   dots <- take_old_names(list(...), c(lambda1 = "edge_penalty"), "boss", env)
   sc <- boss_settings(control, dots, call = env)
-  exact_limit <- sc$exact_limit
+  exact_parents_max <- sc$exact_parents_max
   max_sweeps <- sc$max_sweeps
   grow_ratio <- sc$grow_ratio
   kicks <- sc$kicks
@@ -172,13 +172,13 @@ boss <- function(x, cov = NULL, n = NULL, control = NULL, edge_penalty = NULL, s
 
   t0 <- proc.time()[["elapsed"]]
   mp <- max_parents_for(cv$n)
-  r <- boss_run(sigma, mask, lambda, orders, max_sweeps, exact_limit, bes, grow_ratio, kn = kn,
-                max_parents = mp)
+  r <- boss_run(sigma, mask, lambda, orders, max_sweeps, exact_parents_max, bes, grow_ratio,
+                kn = kn, max_parents = mp)
   # kicks from the best start's order; the starts' record stays the one above
-  r <- kick_search(r, sigma, mask, lambda, max_sweeps, exact_limit, bes, grow_ratio,
+  r <- kick_search(r, sigma, mask, lambda, max_sweeps, exact_parents_max, bes, grow_ratio,
                    kicks, kick_size, c(1, 0.5), kn = kn, max_parents = mp)
   if (!is.null(tg)) {
-    r[c("dag", "score")] <- polish_interventional(r$dag, sigma, lambda, cv$n, kn, exact_limit)
+    r[c("dag", "score")] <- polish_interventional(r$dag, sigma, lambda, cv$n, kn, exact_parents_max)
   }
   elapsed <- proc.time()[["elapsed"]] - t0
 
@@ -190,7 +190,8 @@ boss <- function(x, cov = NULL, n = NULL, control = NULL, edge_penalty = NULL, s
     amat, sigma = sigma, n = cv$n, method = "boss",
     settings = list(edge_penalty = lambda, penalty_discount = pen$discount,
                     starts = ncol(orders), bes = bes, moral = if (is.null(mo)) "none" else mo$source,
-                    standardize = standardize, exact_limit = exact_limit, max_sweeps = max_sweeps,
+                    standardize = standardize, exact_parents_max = exact_parents_max,
+                    max_sweeps = max_sweeps,
                     grow_ratio = grow_ratio, kicks = kicks, kick_size = kick_size,
                     control = sc),
     converged = TRUE, time = elapsed, call = cl,
@@ -233,13 +234,13 @@ start_orders <- function(starts, nm, call) {
 # result does not depend on the plan (nor on `groups`, consecutive runs of
 # start indices, which tests set). `progress`: report the groups through
 # progressr (boss()); the refinement's runs report nothing.
-boss_run <- function(sigma, mask, lambda, orders, max_sweeps, exact_limit, bes, grow_ratio,
+boss_run <- function(sigma, mask, lambda, orders, max_sweeps, exact_parents_max, bes, grow_ratio,
                      kn = NULL, max_parents = -1L, keep_graphs = FALSE, progress = TRUE,
                      groups = start_groups(ncol(orders))) {
   p <- if (progress) progressr::progressor(steps = length(groups)) else NULL
   search <- function(idx) {
-    boss_search(sigma, mask, lambda, orders[, idx, drop = FALSE], max_sweeps, exact_limit, bes,
-                grow_ratio, kn = kn, max_parents = max_parents, keep_graphs = keep_graphs)
+    boss_search(sigma, mask, lambda, orders[, idx, drop = FALSE], max_sweeps, exact_parents_max,
+                bes, grow_ratio, kn = kn, max_parents = max_parents, keep_graphs = keep_graphs)
   }
   runs <- if (length(groups) == 1L) {
     # one worker: the one call, without a future around it
@@ -292,46 +293,21 @@ best_start_of <- function(scores) {
   best
 }
 
-# Kicks of BOSS (src/search_boss.h), drawn with R's random number
-# generator: one kick per column, the `size` positions to take nodes from
-# and then the `size` positions to put them back at (1-based).
-draw_kicks <- function(d, kicks, size) {
-  size <- min(size, d)
-  matrix(sample.int(d, 2L * size * kicks, replace = TRUE), nrow = 2L * size)
-}
-
-no_kicks <- function() matrix(0L, 0, 0)
-
-# One call of the C++ BOSS (src/rcpp_search_boss.cpp): the start orders (one per
-# column), its options by name, kicks (see draw_kicks()) and the resolved
-# background knowledge `kn` (NULL: none). `keep_graphs`: also return each
-# start's CPDAG (`start_cpdags`).
-boss_search <- function(sigma, mask, lambda, starts, max_sweeps, exact_limit, bes, grow_ratio,
-                        kicks = no_kicks(), kick_grow_ratios = numeric(), kn = NULL,
-                        max_parents = -1L, cache_budget = search_cache_budget,
-                        keep_graphs = FALSE) {
-  options <- list(max_sweeps = max_sweeps, tol = score_tol, exact_limit = exact_limit, bes = bes,
-                  grow_ratio = grow_ratio, kick_grow_ratios = kick_grow_ratios,
-                  cache_budget = cache_budget, keep_graphs = keep_graphs)
-  cpp_boss(sigma, mask, lambda, starts, options, kicks, kn$required, kn$forbidden, kn$precedes,
-           max_parents)
-}
-
 # Iterated local search after the starts: `kicks` kicks of `kick_size`
 # variables from the order of `best` (a cpp_boss() result), the search
 # alternating the grow ratios in `ratios` after the first at `grow_ratio`.
 # The kicked search's graph, score and order replace those of `best` when
 # they score better; `kicks_improved` counts the kicks that found a better
 # graph (0 when `best` is kept). `max_parents`: see max_parents_for().
-kick_search <- function(best, sigma, mask, lambda, max_sweeps, exact_limit, bes, grow_ratio,
+kick_search <- function(best, sigma, mask, lambda, max_sweeps, exact_parents_max, bes, grow_ratio,
                         kicks, kick_size, ratios, kn = NULL,
                         max_parents = -1L) {
   best$kicks_improved <- 0L
   if (kicks <= 0) return(best)
   d <- ncol(sigma)
-  kk <- boss_search(sigma, mask, lambda, matrix(best$order, nrow = d), max_sweeps, exact_limit,
-                    bes, grow_ratio, draw_kicks(d, kicks, kick_size), ratios, kn = kn,
-                    max_parents = max_parents)
+  kk <- boss_search(sigma, mask, lambda, matrix(best$order, nrow = d), max_sweeps,
+                    exact_parents_max, bes, grow_ratio, draw_kicks(d, kicks, kick_size), ratios,
+                    kn = kn, max_parents = max_parents)
   if (kk$score < best$score - score_tol) {
     best[c("dag", "cpdag", "score", "order")] <- kk[c("dag", "cpdag", "score", "order")]
     best$kicks_improved <- kk$kicks_improved
@@ -354,9 +330,12 @@ boss_penalty <- function(edge_penalty, sc, cv, mask, call) {
                   population = penalty_record("lambda", NA_real_, 0.001), sc = sc, call = call)
 }
 
-# The settings boss() took as arguments before `control` (deprecated).
-boss_old_settings <- c("penalty_discount", "penalty_grid", "penalty_folds", "exact_limit",
-                       "max_sweeps", "grow_ratio", "kicks", "kick_size")
+# The settings boss() took as arguments before `control` (deprecated): old
+# argument = search_control() field.
+boss_old_settings <- c(penalty_discount = "penalty_discount", penalty_grid = "penalty_grid",
+                       penalty_folds = "penalty_folds", exact_limit = "exact_parents_max",
+                       max_sweeps = "max_sweeps", grow_ratio = "grow_ratio", kicks = "kicks",
+                       kick_size = "kick_size")
 
 # boss()'s own defaults where they differ from search_control()'s, for the
 # reasons in ?boss ("Defaults"); they apply to the fields the user did not set.
@@ -369,16 +348,15 @@ boss_settings <- function(control, dots, call) {
   sc <- search_settings_arg(control, call = call, arg = "control")
   given <- attr(sc, "given")
   if (length(dots) > 0L) {
-    old <- boss_old_settings
-    renamed <- stats::setNames(as.list(old), old)
-    dots <- undeprecate_args(dots, renamed, "search_control", "boss", call = call)
     nm <- names(dots) %||% rep("", length(dots))
-    unknown <- setdiff(nm, old)
+    unknown <- setdiff(nm, names(boss_old_settings))
     unknown[unknown == ""] <- "<unnamed>"
     if (length(unknown) > 0L) {
       cli::cli_abort("Unknown argument{?s} of {.fn boss}: {.arg {unknown}}.",
                      class = c("calm_error_argument", "calm_error"), call = call)
     }
+    dots <- undeprecate_args(dots, as.list(boss_old_settings), "search_control", "boss",
+                             call = call)
     args <- unclass(sc)[given]
     args[names(dots)] <- dots
     sc <- do.call(search_control, args)

@@ -75,9 +75,10 @@
 #'   continue from the better of its result and the refined CALM graph
 #'   (default `TRUE`). The adjacencies it finds join the moral graph for the
 #'   BOSS.
-#' @param order Run BOSS after the GES moves (default
-#'   `TRUE`); its graph, refined by GES moves again, is kept when it scores
-#'   better.
+#' @param order_search Run BOSS, the order search, after the GES moves
+#'   (default `TRUE`); its graph, refined by GES moves again, is kept when it
+#'   scores better. (Its former name `order` is deprecated: `order` is a
+#'   permutation elsewhere, as a fit's `order`.)
 #' @param order_starts Number of start orders of BOSS (default
 #'   10): CALM's topological order, the refined graph's, and random orders
 #'   drawn with R's random number generator. With a parallel
@@ -107,10 +108,11 @@
 #'   neighbour in it, so that their cost follows the moral graph's edges
 #'   rather than the square of the number of variables (`Inf`: every pair at
 #'   any size). The stage vignette gives the measurements.
-#' @param exact_limit Nodes with at most this many candidate parents
-#'   (default 14, at most 20) get exact best parent sets in BOSS;
-#'   others use grow-shrink trees. Exact tables take `2^exact_limit` entries
-#'   per variable.
+#' @param exact_parents_max Nodes with at most this many candidate parents
+#'   (default 14, at most 20) get exact best parent sets in BOSS; others use
+#'   grow-shrink trees. Exact tables take `2^exact_parents_max` entries per
+#'   variable. (Its former name `exact_limit` is deprecated; not to be
+#'   confused with `exact_max_d`, a number of variables.)
 #' @param max_sweeps Cap on the passes of BOSS over the variables from one
 #'   start (default 100).
 #' @param grow_ratio `"auto"` (default) or a number in `[0, 1]`: the grow
@@ -154,8 +156,10 @@
 #'   the largest size it was measured at): its searches cost about as much as
 #'   BOSS before it, which on dense graphs of 200 variables takes
 #'   minutes.
-#' @param ... `search_control()`: must be empty (catches misspelt
-#'   arguments); `refine_control()`: the arguments of `search_control()`.
+#' @param ... `search_control()`: empty but for the deprecated former names
+#'   `order` and `exact_limit` (catches misspelt arguments; first, so that
+#'   every setting is named in full); `refine_control()`: the
+#'   arguments of `search_control()`.
 #' @details
 #' **The last step: a choice among local optima.** With weak effects, many
 #' graphs score within a few log-likelihood units of the best, and the best
@@ -180,18 +184,20 @@
 #' search_control(kicks = 0, exact_max_d = 0)
 #' calm_control(search = search_control(order_starts = 20))
 #' @export
-search_control <- function(penalty_discount = "cv", penalty_grid = c(1.5, 2, 2.5, 3, 4),
+search_control <- function(..., penalty_discount = "cv", penalty_grid = c(1.5, 2, 2.5, 3, 4),
                            penalty_folds = 5, selection_splits = 2, selection_tie_se = 0.5,
                            order_selection_keep_se = 2, provisional_gamma = 1,
                            penalty = "bic", gamma = "auto", forward = "auto", max_moves = 10000,
-                           empty_start = TRUE, order = TRUE, order_starts = 10,
+                           empty_start = TRUE, order_search = TRUE, order_starts = 10,
                            order_all_pairs = 250, order_free_starts = TRUE, order_wide_starts = 5,
-                           all_pairs_max_d = 500, exact_limit = 14, max_sweeps = 100,
+                           all_pairs_max_d = 500, exact_parents_max = 14, max_sweeps = 100,
                            grow_ratio = "auto", kicks = 20, kick_size = 5, exact_max_d = 20,
-                           risk_starts = 20, risk_temperature = 4, risk_max_d = 150, ...) {
+                           risk_starts = 20, risk_temperature = 4, risk_max_d = 150) {
   call <- environment()
-  check_dots_empty(..., fn = "search_control", call = call)
-  given <- setdiff(names(match.call())[-1L], "")
+  rest <- take_old_names(list(...), search_old_names, "search_control", call,
+                         hint = search_rename_hint)
+  do.call(check_dots_empty, c(rest, list(fn = "search_control", call = call)))
+  given <- search_given(names(match.call())[-1L])
   values <- mget(search_fields(), envir = call)
   structure(check_search_settings(values, call = call), class = "calm_search_control",
             given = given)
@@ -213,6 +219,23 @@ print.calm_search_control <- function(x, ...) {
   print_control_table(x, "search_control")
 }
 
+# Former names of search_control()'s arguments (deprecated), old = new.
+search_old_names <- c(order = "order_search", exact_limit = "exact_parents_max")
+
+search_rename_hint <- paste(
+  "{.arg order} is a permutation elsewhere (a fit's {.code order});",
+  "{.arg exact_parents_max} is not {.arg exact_max_d}, the exact search's number of variables."
+)
+
+# The settings a search_control() call gave by name (`nm`: its call's
+# argument names), a former name counted as its new one.
+search_given <- function(nm) {
+  nm <- setdiff(nm, "")
+  old <- nm %in% names(search_old_names)
+  nm[old] <- search_old_names[nm[old]]
+  nm
+}
+
 # The default of one setting, read from search_control()'s formals: the one
 # place the search's defaults are written.
 search_default <- function(name) eval(formals(search_control)[[name]])
@@ -221,9 +244,9 @@ search_default <- function(name) eval(formals(search_control)[[name]])
 search_fields <- function() {
   c("penalty_discount", "penalty_grid", "penalty_folds", "selection_splits", "selection_tie_se",
     "order_selection_keep_se", "provisional_gamma",
-    "penalty", "gamma", "forward", "max_moves", "order", "empty_start", "exact_max_d",
+    "penalty", "gamma", "forward", "max_moves", "order_search", "empty_start", "exact_max_d",
     "order_all_pairs", "order_free_starts", "order_wide_starts", "all_pairs_max_d", "order_starts",
-    "exact_limit", "max_sweeps", "grow_ratio",
+    "exact_parents_max", "max_sweeps", "grow_ratio",
     "kicks", "kick_size", "risk_starts", "risk_temperature", "risk_max_d")
 }
 
@@ -259,7 +282,7 @@ check_refine_settings <- function(x, call) {
     forward = if (identical(x$forward, "auto")) "auto" else
       check_flag(x$forward, "forward", call = call),
     max_moves = check_count(x$max_moves, "max_moves", min = 0, max = 1e9, call = call),
-    order = check_flag(x$order, "order", call = call),
+    order_search = check_flag(x$order_search, "order_search", call = call),
     empty_start = check_flag(x$empty_start, "empty_start", call = call),
     exact_max_d = check_count(x$exact_max_d, "exact_max_d", min = 0, max = 25, call = call),
     order_all_pairs = check_count(x$order_all_pairs, "order_all_pairs", min = 0, max = 1e6,
@@ -270,7 +293,8 @@ check_refine_settings <- function(x, call) {
     all_pairs_max_d = if (identical(x$all_pairs_max_d, Inf)) Inf else
       check_count(x$all_pairs_max_d, "all_pairs_max_d", min = 0, call = call),
     order_starts = check_count(x$order_starts, "order_starts", min = 1, max = 1e4, call = call),
-    exact_limit = check_count(x$exact_limit, "exact_limit", min = 0, max = 20, call = call),
+    exact_parents_max = check_count(x$exact_parents_max, "exact_parents_max", min = 0, max = 20,
+                                    call = call),
     max_sweeps = check_count(x$max_sweeps, "max_sweeps", min = 1, max = 1e6, call = call),
     grow_ratio = if (identical(x$grow_ratio, "auto")) "auto" else
       check_number(x$grow_ratio, "grow_ratio", lower = 0, upper = 1, call = call),
@@ -291,9 +315,41 @@ search_settings_arg <- function(search, call, arg = "search") {
   if (is.null(search)) return(search_control())
   if (inherits(search, "calm_search_control")) return(search)
   if (!is.list(search) || (length(search) && (is.null(names(search)) ||
-                                              !all(names(search) %in% search_fields())))) {
+                                              !all(names(search) %in% c(search_fields(), names(search_old_names)))))) {
     abort_arg(arg, "must be the result of {.fn search_control} or a list of its arguments by name.",
               call = call)
   }
   do.call(search_control, search)
+}
+
+check_refine_penalty <- function(x, arg = "penalty", call) {
+  if (is.character(x)) return(match_choice(x, c("ebic", "bic", "lambda1"), arg, call = call))
+  check_number(x, arg, lower = 0, call = call)
+}
+
+# `penalty_discount`: a non-negative number, "cv" or "auto".
+check_penalty_discount <- function(x, arg = "penalty_discount", call) {
+  if (is.character(x)) {
+    # exact: "a" is no abbreviation of "auto"
+    if (length(x) == 1L && x %in% c("cv", "auto")) return(x)
+    abort_arg(arg, "must be a non-negative number, {.val cv} or {.val auto}, not {.val {x}}.",
+              call = call)
+  }
+  check_number(x, arg, lower = 0, call = call)
+}
+
+# `penalty_grid`: a non-empty vector of distinct positive finite discounts,
+# returned sorted in decreasing order (the order the selection walks).
+check_penalty_grid <- function(x, arg = "penalty_grid", call) {
+  if (!is.numeric(x) || length(x) == 0L || anyNA(x) || any(!is.finite(x)) || any(x <= 0)) {
+    abort_arg(arg, "must be a non-empty numeric vector of positive, finite penalty discounts.",
+              call = call)
+  }
+  if (anyDuplicated(x)) abort_arg(arg, "has duplicated values.", call = call)
+  sort(as.numeric(x), decreasing = TRUE)
+}
+
+# `penalty_folds`: a count of at least 2; checked against n at fit time.
+check_penalty_folds <- function(x, arg = "penalty_folds", call) {
+  check_count(x, arg, min = 2, max = 1000, call = call)
 }

@@ -97,7 +97,7 @@ training_moments <- function(x, fold, f,
 # Gaussian log-likelihood summed over the rows of `test`. (No exact parent
 # tables: above 250 variables every variable has too many candidates.)
 in_order_path <- function(m, test, grid, mask, order) {
-  options <- list(max_sweeps = 0L, tol = score_tol, exact_limit = 0L, grow_ratio = 1)
+  options <- list(max_sweeps = 0L, tol = score_tol, exact_parents_max = 0L, grow_ratio = 1)
   vapply(grid, function(k) {
     r <- cpp_order_local_search(m$s, mask, bic_lambda(m$n, k), order, options)
     heldout_loglik(r$dag, m$s, m$mu, test)

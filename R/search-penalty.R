@@ -2,33 +2,6 @@
 # chosen from the data by K-fold held-out log-likelihood (penalty_discount =
 # "cv" in search_control()).
 
-# `penalty_discount`: a non-negative number, "cv" or "auto".
-check_penalty_discount <- function(x, arg = "penalty_discount", call) {
-  if (is.character(x)) {
-    # exact: "a" is no abbreviation of "auto"
-    if (length(x) == 1L && x %in% c("cv", "auto")) return(x)
-    abort_arg(arg, "must be a non-negative number, {.val cv} or {.val auto}, not {.val {x}}.",
-              call = call)
-  }
-  check_number(x, arg, lower = 0, call = call)
-}
-
-# `penalty_grid`: a non-empty vector of distinct positive finite discounts,
-# returned sorted in decreasing order (the order the selection walks).
-check_penalty_grid <- function(x, arg = "penalty_grid", call) {
-  if (!is.numeric(x) || length(x) == 0L || anyNA(x) || any(!is.finite(x)) || any(x <= 0)) {
-    abort_arg(arg, "must be a non-empty numeric vector of positive, finite penalty discounts.",
-              call = call)
-  }
-  if (anyDuplicated(x)) abort_arg(arg, "has duplicated values.", call = call)
-  sort(as.numeric(x), decreasing = TRUE)
-}
-
-# `penalty_folds`: a count of at least 2; checked against n at fit time.
-check_penalty_folds <- function(x, arg = "penalty_folds", call) {
-  check_count(x, arg, min = 2, max = 1000, call = call)
-}
-
 # The fold of each of n rows: as equal in size as possible, in a random order
 # drawn from R's RNG (set.seed() reproduces it). With `strata` (the
 # condition of each row of interventional data) every condition is spread
@@ -75,11 +48,11 @@ heldout_loglik <- function(dag, s, mu, test) {
 # discount of `grid` (decreasing), the first from the two orders of
 # `starts` (drawn by fold_tasks()), each later one from the order found at
 # the previous discount, scored on the held-out rows.
-fold_path <- function(train, test, grid, mask, exact_limit, starts) {
+fold_path <- function(train, test, grid, mask, exact_parents_max, starts) {
   m <- fold_moments(train)
   vapply(grid, function(k) {
     r <- boss_search(m$s, mask, bic_lambda(m$n, k), starts, search_default("max_sweeps"),
-                     exact_limit, TRUE, 1, max_parents = max_parents_for(m$n))
+                     exact_parents_max, TRUE, 1, max_parents = max_parents_for(m$n))
     starts <<- matrix(r$order, ncol = 1L)
     heldout_loglik(r$dag, m$s, m$mu, test)
   }, numeric(1))
@@ -112,9 +85,9 @@ fold_tasks <- function(n, d, folds, splits, call, fold_arg, strata = NULL) {
 
 # One task of fold_tasks() on the data `x`: the fold's path of held-out
 # log-likelihoods per held-out row.
-fold_task_loglik <- function(task, x, grid, mask, exact_limit) {
+fold_task_loglik <- function(task, x, grid, mask, exact_parents_max) {
   test <- task$test
-  fold_path(x[-test, , drop = FALSE], x[test, , drop = FALSE], grid, mask, exact_limit,
+  fold_path(x[-test, , drop = FALSE], x[test, , drop = FALSE], grid, mask, exact_parents_max,
             task$starts) / length(test)
 }
 
@@ -133,7 +106,8 @@ fold_task_loglik <- function(task, x, grid, mask, exact_limit) {
 # paired difference to the best.
 # `x`: the data (numeric matrix, complete rows); `mask`: the pairs the search
 # may join (d x d, 0/1). Returns the record stored in a fit's `penalty`.
-select_discount <- function(x, grid, folds, mask, exact_limit = search_default("exact_limit"),
+select_discount <- function(x, grid, folds, mask,
+                            exact_parents_max = search_default("exact_parents_max"),
                             call = parent.frame(), fold_arg = "penalty_folds",
                             splits = search_default("selection_splits"),
                             tie_se = search_default("selection_tie_se")) {
@@ -148,10 +122,11 @@ select_discount <- function(x, grid, folds, mask, exact_limit = search_default("
   task_loglik <- if (is.null(tg)) fold_task_loglik else interventional_fold_task(tg)
   ll <- if (future::nbrOfWorkers() > 1) {
     future.apply::future_lapply(tasks, task_loglik, x = x, grid = grid, mask = mask,
-                                exact_limit = exact_limit, future.seed = FALSE,
+                                exact_parents_max = exact_parents_max, future.seed = FALSE,
                                 future.packages = "calm")
   } else {
-    lapply(tasks, task_loglik, x = x, grid = grid, mask = mask, exact_limit = exact_limit)
+    lapply(tasks, task_loglik, x = x, grid = grid, mask = mask,
+           exact_parents_max = exact_parents_max)
   }
   ll <- matrix(unlist(ll), nrow = length(grid))
   ch <- choose_discount(ll, grid, tie_se)
@@ -345,7 +320,7 @@ resolve_penalty <- function(discount, n, d, x = NULL, mask = NULL, fixed = NULL,
   folds <- min(folds, floor(n / 2))
   selectable <- !ebic && !is.null(x) && folds >= 2 && n > d
   if (selectable && !is.null(mask)) {
-    return(select_discount(x, sc$penalty_grid, folds, mask, sc$exact_limit, call = call,
+    return(select_discount(x, sc$penalty_grid, folds, mask, sc$exact_parents_max, call = call,
                            splits = sc$selection_splits, tie_se = sc$selection_tie_se))
   }
   if (identical(gamma, "auto")) gamma <- if (selectable) sc$provisional_gamma else 0.75
@@ -405,7 +380,7 @@ selection_targets <- function(x) {
 # per row of the data): the fold's held-out log-likelihoods per held-out row.
 interventional_fold_task <- function(tg) {
   force(tg)
-  function(task, x, grid, mask, exact_limit) {
+  function(task, x, grid, mask, exact_parents_max) {
     test <- task$test
     train <- x[-test, , drop = FALSE]
     free <- free_rows(tg, ncol(x))
@@ -419,7 +394,7 @@ interventional_fold_task <- function(tg) {
     starts <- task$starts
     vapply(grid, function(k) {
       r <- boss_search(s, mask, bic_lambda(nrow(train), k), starts, search_default("max_sweeps"),
-                       exact_limit, TRUE, 1, max_parents = max_parents_for(nrow(train)))
+                       exact_parents_max, TRUE, 1, max_parents = max_parents_for(nrow(train)))
       starts <<- matrix(r$order, ncol = 1L)
       interventional_heldout(r$dag, mo, mu, x[test, , drop = FALSE], free[test, , drop = FALSE])
     }, numeric(1)) / length(test)

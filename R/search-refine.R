@@ -76,7 +76,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   if (isTRUE(ctrl$search$empty_start)) state <- refine_from_empty(ctx, state)
   lap("ges_empty")
   phase("refinement: BOSS")
-  if (isTRUE(ctrl$search$order)) state <- refine_by_order(ctx, state, dag)
+  if (isTRUE(ctrl$search$order_search)) state <- refine_by_order(ctx, state, dag)
   lap("boss")
   if (!is.null(state$wide_seconds)) {
     clock[["boss_wide"]] <- state$wide_seconds
@@ -92,7 +92,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   lap("min_risk")
   # the stages that ran, in order (the record's `stages`)
   ran <- c(ges_start = TRUE, ges_empty = isTRUE(ctrl$search$empty_start),
-           boss = isTRUE(ctrl$search$order), boss_wide = !is.null(state$wide_seconds),
+           boss = isTRUE(ctrl$search$order_search), boss_wide = !is.null(state$wide_seconds),
            exact = exact_run, min_risk = min_risk_run)
   nm <- ctx$nm
   # the pairs beyond the moral graph are not needed any more: free them
@@ -393,7 +393,7 @@ refine_best_order <- function(ctx, order_mask, starts) {
   start_orders <- os$orders
   start_scores <- os$starts$score
   os <- kick_search(os, ctx$sigma, order_mask, ctx$lambda, ctx$ctrl$search$max_sweeps,
-                    ctrl$search$exact_limit, TRUE, os_ratio, ctrl$search$kicks,
+                    ctrl$search$exact_parents_max, TRUE, os_ratio, ctrl$search$kicks,
                     ctrl$search$kick_size, unique(c(1, ctx$grow_ratio)), kn = ctx$kn,
                     max_parents = ctx$mp)
   os$dag <- NULL

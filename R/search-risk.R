@@ -37,7 +37,7 @@ min_risk_applies <- function(ctx) {
 
 # The step itself on the refinement's state (see refine_dag()): its
 # candidates are the local optima of BOSS's random starts (`state$risk_pool`,
-# from refine_by_order(); none with search_control(order = FALSE)) and of BOSS
+# from refine_by_order(); none with search_control(order_search = FALSE)) and of BOSS
 # from further random orders up to search_control(risk_starts), drawn from
 # R's RNG in this process, so set.seed() reproduces the choice.
 refine_min_risk <- function(ctx, state) {

@@ -173,28 +173,3 @@ sem_weights <- function(object, call) {
   }
   fit_weights(object, "refit", "data", call = call)
 }
-
-# Data for the SEM methods: a numeric matrix with the fit's variables as
-# columns, in the fit's order.
-sem_data <- function(x, nm, arg, call) {
-  x <- check_numeric_matrix(x, arg, call = call)
-  if (is.null(colnames(x))) {
-    if (ncol(x) != length(nm)) {
-      abort_arg(arg, "has {ncol(x)} unnamed column{?s} but the fit has {length(nm)} variable{?s}.",
-                call = call)
-    }
-    colnames(x) <- nm
-  }
-  missing_cols <- setdiff(nm, colnames(x))
-  if (length(missing_cols)) {
-    abort_arg(arg, "lacks the variable{?s} {.val {missing_cols}} of the fit.", call = call)
-  }
-  x[, nm, drop = FALSE]
-}
-
-# The column means of data, NULL for a covariance.
-data_means <- function(x) {
-  if (is.null(x)) return(NULL)
-  x <- as.matrix(x)
-  stats::setNames(colMeans(x), node_names(x))
-}

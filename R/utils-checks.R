@@ -398,35 +398,42 @@ check_node_names <- function(nm, arg, call) {
   invisible(nm)
 }
 
-# Arguments passed on through `...` to `fn`: each must be named and be one
-# `fn` takes, so that a misspelt argument is an error naming it rather than
-# silently unused. A function with its own `...` takes any name, unless the
-# names it reads from there are known (calm()'s control parameters); the
-# package's other learners check their `...` themselves.
-check_dots_for <- function(dots, fn, fn_name, call) {
-  if (!length(dots)) return(invisible(TRUE))
-  nm <- names(dots) %||% rep("", length(dots))
-  if (any(nm == "")) {
-    cli::cli_abort("Arguments in {.arg ...} must be named: they are passed on to {.fn {fn_name}}.",
-                   class = c("calm_error_argument", "calm_error"), call = call)
+# A column with no value at all is the problem to name first: R reads an
+# all-NA column as logical, and dropping incomplete rows would leave none.
+check_no_empty_column <- function(x, arg, call) {
+  if (!(is.data.frame(x) || is.matrix(x)) || nrow(x) == 0L) return(invisible(x))
+  empty <- if (is.data.frame(x)) vapply(x, function(col) all(is.na(col)), logical(1)) else
+    colSums(!is.na(x)) == 0
+  if (any(empty)) {
+    nm <- if (is.null(colnames(x))) paste0("X", which(empty)) else colnames(x)[empty]
+    abort_arg(arg, "has {cli::qty(length(nm))}column{?s} {.val {nm}} with only missing values (NA).",
+              i = "Remove such columns: they hold nothing to learn from.", call = call)
   }
-  formal <- names(formals(fn))
-  extra <- dots_accepted(fn)
-  if ("..." %in% formal && is.null(extra)) return(invisible(TRUE))
-  unknown <- setdiff(nm, c(setdiff(formal, "..."), extra))
-  if (length(unknown)) {
-    cli::cli_abort(c("{.arg {unknown}} {?is not an argument/are not arguments} of {.fn {fn_name}}.",
-                     i = "Check the spelling; see {.fn {fn_name}} for its arguments."),
+  invisible(x)
+}
+
+# Logical data columns are used as 0/1 numbers; say so once per call. An
+# all-NA column (logical to R) is an error before that.
+note_logical <- function(x, arg, call = parent.frame()) {
+  check_no_empty_column(x, arg, call)
+  lg <- if (is.data.frame(x)) vapply(x, is.logical, logical(1)) else if (is.logical(x)) rep(TRUE, NCOL(x)) else FALSE
+  if (any(lg)) {
+    nm <- if (is.null(colnames(x))) paste0("X", which(lg)) else colnames(x)[lg]
+    cli::cli_inform(c(i = "{.arg {arg}}: {cli::qty(length(nm))}logical column{?s} {.val {nm}} {?is/are} used as 0/1 numbers (FALSE = 0, TRUE = 1)."),
+                    class = "calm_message_logical")
+  }
+  invisible(x)
+}
+
+check_dots_empty <- function(..., fn, call = parent.frame()) {
+  dots <- list(...)
+  if (length(dots) > 0L) {
+    nm <- names(dots)
+    nm <- if (is.null(nm)) rep("", length(dots)) else nm
+    shown <- ifelse(nm == "", "(unnamed)", nm)
+    cli::cli_abort(c("Unknown {cli::qty(length(shown))}argument{?s}: {.arg {shown}}.",
+                     i = "See {.fn {fn}} for the valid arguments."),
                    class = c("calm_error_argument", "calm_error"), call = call)
   }
   invisible(TRUE)
-}
-
-# What calm() reads from its `...` besides its formals, and the former
-# argument names boss() and exact_search() still take there (deprecated).
-dots_accepted <- function(fn) {
-  if (identical(fn, calm)) return(c(names(calm_control()), "whitelist", "blacklist"))
-  if (identical(fn, boss)) return(c("lambda1", boss_old_settings))
-  if (identical(fn, exact_search)) return("lambda1")
-  NULL
 }

@@ -335,8 +335,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_boss
-Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, Rcpp::List options, Rcpp::IntegerMatrix kicks, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, Rcpp::Nullable<Rcpp::NumericMatrix> precedes, int max_parents);
-RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP optionsSEXP, SEXP kicksSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP precedesSEXP, SEXP max_parentsSEXP) {
+Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, Rcpp::List options, Rcpp::IntegerMatrix kick_moves, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, Rcpp::Nullable<Rcpp::NumericMatrix> precedes, int max_parents);
+RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP optionsSEXP, SEXP kick_movesSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP precedesSEXP, SEXP max_parentsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
@@ -344,12 +344,12 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type starts(startsSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type options(optionsSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type kicks(kicksSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type kick_moves(kick_movesSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type required(requiredSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type forbidden(forbiddenSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type precedes(precedesSEXP);
     Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, options, kicks, required, forbidden, precedes, max_parents));
+    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, options, kick_moves, required, forbidden, precedes, max_parents));
     return rcpp_result_gen;
 END_RCPP
 }

@@ -12,7 +12,7 @@ using calm_glue::OptionField;
 const OptionField<calm::BossOptions> kBossFields[] = {
     {"max_sweeps", [](calm::BossOptions& o, SEXP v) { o.max_sweeps = Rcpp::as<int>(v); }},
     {"tol", [](calm::BossOptions& o, SEXP v) { o.tol = Rcpp::as<double>(v); }},
-    {"exact_limit", [](calm::BossOptions& o, SEXP v) { o.exact_limit = Rcpp::as<int>(v); }},
+    {"exact_parents_max", [](calm::BossOptions& o, SEXP v) { o.exact_parents_max = Rcpp::as<int>(v); }},
     {"bes", [](calm::BossOptions& o, SEXP v) { o.bes = Rcpp::as<bool>(v); }},
     {"grow_ratio", [](calm::BossOptions& o, SEXP v) { o.grow_ratio = Rcpp::as<double>(v); }},
     {"kick_grow_ratios",
@@ -23,7 +23,7 @@ const OptionField<calm::BossOptions> kBossFields[] = {
 }  // namespace
 
 // `starts`: an integer matrix with one start order (1-based) per column.
-// `options`: named list, see kBossFields. `kicks`: one kick per column, 2m
+// `options`: named list, see kBossFields. `kick_moves`: one kick per column, 2m
 // rows: the m positions to take nodes from, then the m positions to put them
 // back at (1-based, see search_boss.h); zero columns for none. `required`,
 // `forbidden`, `precedes`: background knowledge (0/1 matrices, see
@@ -31,7 +31,7 @@ const OptionField<calm::BossOptions> kBossFields[] = {
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed,
                     double lambda, Rcpp::IntegerMatrix starts, Rcpp::List options,
-                    Rcpp::IntegerMatrix kicks,
+                    Rcpp::IntegerMatrix kick_moves,
                     Rcpp::Nullable<Rcpp::NumericMatrix> required = R_NilValue,
                     Rcpp::Nullable<Rcpp::NumericMatrix> forbidden = R_NilValue,
                     Rcpp::Nullable<Rcpp::NumericMatrix> precedes = R_NilValue,
@@ -46,14 +46,14 @@ Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::Matri
   calm::BossOptions opt = calm_glue::read_options(options, kBossFields, "cpp_boss");
   const calm::Knowledge kn = calm_glue::knowledge(required, forbidden, d, precedes);
   opt.knowledge = &kn;
-  if (kicks.ncol() > 0 && kicks.nrow() % 2 != 0)
-    throw std::invalid_argument("kicks need an even number of rows");
-  const int m = kicks.nrow() / 2;
-  std::vector<calm::Kick> kk(kicks.ncol());
-  for (int k = 0; k < kicks.ncol(); ++k) {
+  if (kick_moves.ncol() > 0 && kick_moves.nrow() % 2 != 0)
+    throw std::invalid_argument("kick_moves needs an even number of rows");
+  const int m = kick_moves.nrow() / 2;
+  std::vector<calm::Kick> kk(kick_moves.ncol());
+  for (int k = 0; k < kick_moves.ncol(); ++k) {
     for (int i = 0; i < m; ++i) {
-      kk[k].from.push_back(kicks(i, k) - 1);
-      kk[k].to.push_back(kicks(m + i, k) - 1);
+      kk[k].from.push_back(kick_moves(i, k) - 1);
+      kk[k].to.push_back(kick_moves(m + i, k) - 1);
     }
   }
   calm::BossResult r =

@@ -14,14 +14,14 @@ using calm_glue::OptionField;
 struct OrderLocalSearchOptions {
   int max_sweeps = 0;
   double tol = 0;
-  int exact_limit = 0;
+  int exact_parents_max = 0;
   double grow_ratio = 1.0;
 };
 
 const OptionField<OrderLocalSearchOptions> kOrderFields[] = {
     {"max_sweeps", [](OrderLocalSearchOptions& o, SEXP v) { o.max_sweeps = Rcpp::as<int>(v); }},
     {"tol", [](OrderLocalSearchOptions& o, SEXP v) { o.tol = Rcpp::as<double>(v); }},
-    {"exact_limit", [](OrderLocalSearchOptions& o, SEXP v) { o.exact_limit = Rcpp::as<int>(v); }},
+    {"exact_parents_max", [](OrderLocalSearchOptions& o, SEXP v) { o.exact_parents_max = Rcpp::as<int>(v); }},
     {"grow_ratio", [](OrderLocalSearchOptions& o, SEXP v) { o.grow_ratio = Rcpp::as<double>(v); }},
 };
 }  // namespace
@@ -38,7 +38,7 @@ Rcpp::List cpp_order_local_search(const Rcpp::NumericMatrix cov,
   const std::vector<int> ord = calm_glue::zero_based(order);
   const calm::IntMatrix mask = calm_glue::nonzero(allowed);
   calm::OrderSearchResult r =
-      calm::order_search(score, mask, ord, opt.max_sweeps, opt.tol, opt.exact_limit,
+      calm::order_search(score, mask, ord, opt.max_sweeps, opt.tol, opt.exact_parents_max,
                          opt.grow_ratio, calm_glue::interrupt_check);
   return Rcpp::List::create(Rcpp::Named("dag") = calm_glue::as_double(r.dag),
                             Rcpp::Named("score_start") = r.score_start, Rcpp::Named("score") = r.score,

@@ -110,7 +110,7 @@ void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& o
     if (ratio == opt.grow_ratio) return search;
     auto it = others.find(ratio);
     if (it == others.end())
-      it = others.emplace(ratio, std::make_unique<OrderSearch>(score, allowed, opt.exact_limit,
+      it = others.emplace(ratio, std::make_unique<OrderSearch>(score, allowed, opt.exact_parents_max,
                                                                ratio, interrupt, kn, budget)).first;
     return *it->second;
   };
@@ -148,7 +148,7 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
                             : nullptr;
   const std::size_t budget =
       static_cast<std::size_t>(opt.cache_budget / searches_alive(opt, kicks));
-  OrderSearch search(score, allowed, opt.exact_limit, opt.grow_ratio, interrupt, kn, budget);
+  OrderSearch search(score, allowed, opt.exact_parents_max, opt.grow_ratio, interrupt, kn, budget);
   const GesOptions bes = bes_options(opt, kn);
   const Finish finish{score, allowed, bes, opt.bes, interrupt};
   BossResult best;

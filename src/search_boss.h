@@ -25,7 +25,7 @@ namespace calm {
 struct BossOptions {
   int max_sweeps = 0;   // passes over the nodes per start
   double tol = 0;       // a move must improve the score by more than this
-  int exact_limit = 0;  // exact best-parent tables up to this many candidates
+  int exact_parents_max = 0;  // exact best-parent tables up to this many candidates
   double grow_ratio = 1.0;  // of the grow-shrink trees (search_grow_shrink.h)
   bool bes = true;      // prune each start's DAG with backward equivalence search
   // grow ratios the kicks cycle through (kick k uses element k modulo the

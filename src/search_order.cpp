@@ -8,14 +8,14 @@
 
 namespace calm {
 
-ParentChooser::ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_limit,
+ParentChooser::ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_parents_max,
                              double grow_ratio, const std::vector<int>& required)
     : score_(score), j_(j), cand_(std::move(cand)) {
   const int k = static_cast<int>(cand_.size());
   for (int b = 0; b < k; ++b)
     if (std::find(required.begin(), required.end(), cand_[b]) != required.end())
       required_pos_.push_back(b);
-  exact_ = k <= exact_limit;
+  exact_ = k <= exact_parents_max;
   if (!exact_) {
     if (required_pos_.empty()) {
       tree_.reset(new GrowShrinkTree(score_, j_, cand_, grow_ratio));
@@ -83,7 +83,7 @@ double ParentChooser::best(const std::vector<char>& allowed, std::vector<int>* c
   return best_[m];
 }
 
-OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_limit,
+OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_parents_max,
                          double grow_ratio, std::function<void()> interrupt,
                          const Knowledge* knowledge, std::size_t cache_budget)
     : score_(score), interrupt_(std::move(interrupt)), cache_budget_(cache_budget) {
@@ -114,7 +114,7 @@ OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_
           after_[i].push_back(j);
         }
   }
-  if (exact_limit > 20) exact_limit = 20;
+  if (exact_parents_max > 20) exact_parents_max = 20;
   choosers_.reserve(d);
   dependents_.assign(d, {});
   required_.assign(d, {});
@@ -132,7 +132,7 @@ OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_
       }
     }
     for (int i : cand) dependents_[i].push_back(j);
-    choosers_.emplace_back(score, j, cand, exact_limit, grow_ratio, required_[j]);
+    choosers_.emplace_back(score, j, cand, exact_parents_max, grow_ratio, required_[j]);
     if (interrupt_) interrupt_();
   }
 }
@@ -320,10 +320,10 @@ void OrderSearch::bound_caches() {
 }
 
 OrderSearchResult order_search(LocalScore& score, const IntMatrix& allowed, std::vector<int> order,
-                               int max_sweeps, double tol, int exact_limit, double grow_ratio,
+                               int max_sweeps, double tol, int exact_parents_max, double grow_ratio,
                                const std::function<void()>& interrupt, const Knowledge* knowledge,
                                std::size_t cache_budget) {
-  OrderSearch search(score, allowed, exact_limit, grow_ratio, interrupt, knowledge, cache_budget);
+  OrderSearch search(score, allowed, exact_parents_max, grow_ratio, interrupt, knowledge, cache_budget);
   return search.run(std::move(order), max_sweeps, tol);
 }
 

@@ -3,7 +3,7 @@
 // predecessors inside the moral graph, and one node at a time is moved to the
 // position that most improves the total score, until no move helps. Best
 // parent sets are exact (a table over all subsets of a node's candidates)
-// for nodes with at most `exact_limit` candidates and found by grow-shrink
+// for nodes with at most `exact_parents_max` candidates and found by grow-shrink
 // otherwise (with `grow_ratio`, see search_grow_shrink.h). Scores come from
 // search_score.h. With background knowledge a node's candidates leave out its
 // forbidden parents and take in its required ones, which every parent set
@@ -29,12 +29,12 @@
 namespace calm {
 
 // Best parent set of one node among an allowed subset of its candidates:
-// exact (a table over all subsets) for at most `exact_limit` candidates,
+// exact (a table over all subsets) for at most `exact_parents_max` candidates,
 // greedy through a grow-shrink tree otherwise. `required`: candidates every
 // parent set must hold (background knowledge).
 class ParentChooser {
  public:
-  ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_limit,
+  ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_parents_max,
                 double grow_ratio = 1.0, const std::vector<int>& required = {});
   const std::vector<int>& candidates() const { return cand_; }
 
@@ -86,7 +86,7 @@ class OrderSearch {
   // `cache_budget`: bytes the grow-shrink trees and the local score cache
   // may hold together before they are emptied (0: no bound); results do not
   // depend on it, only time and memory do.
-  OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_limit, double grow_ratio,
+  OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_parents_max, double grow_ratio,
               std::function<void()> interrupt, const Knowledge* knowledge = nullptr,
               std::size_t cache_budget = 0);
   OrderSearchResult run(std::vector<int> order, int max_sweeps, double tol);
@@ -119,7 +119,7 @@ class OrderSearch {
 
 // One start (an OrderSearch used once).
 OrderSearchResult order_search(LocalScore& score, const IntMatrix& allowed, std::vector<int> order,
-                               int max_sweeps, double tol, int exact_limit, double grow_ratio,
+                               int max_sweeps, double tol, int exact_parents_max, double grow_ratio,
                                const std::function<void()>& interrupt,
                                const Knowledge* knowledge = nullptr, std::size_t cache_budget = 0);
 

@@ -5,11 +5,8 @@
 # go one way (graph and metrics at the bottom, then conversion, then plots and
 # the bootstrap). S3 dispatch (print(x) reaching print.calm_fit) is not a
 # call by name and does not count.
-#   Rscript tools/call-graph.R [--dot FILE] [--known FILE] [R folder]
+#   Rscript tools/call-graph.R [--dot FILE] [R folder]
 #     --dot FILE    also write the graph in Graphviz's dot format
-#     --known FILE  loops that exist and are to be broken (one a line, its
-#                   files comma-separated): a loop inside one of them is
-#                   reported but passes; a new or larger one fails
 args <- commandArgs(TRUE)
 option <- function(name) {
   i <- match(name, args)
@@ -19,7 +16,6 @@ option <- function(name) {
   v
 }
 dot <- option("--dot")
-known_file <- option("--known")
 dir <- if (length(args)) args[1] else "R"
 files <- list.files(dir, pattern = "\\.[Rr]$", full.names = TRUE)
 
@@ -96,18 +92,10 @@ if (length(groups) == 0L) {
   cat("no loop\n")
   quit(status = 0L)
 }
-known <- if (is.null(known_file)) list() else {
-  lines <- trimws(readLines(known_file))
-  lapply(strsplit(lines[nzchar(lines) & !startsWith(lines, "#")], ","), trimws)
-}
-is_known <- vapply(groups, function(g) any(vapply(known, function(k) all(g %in% k), TRUE)),
-                   logical(1))
-cat(sprintf("%d loop%s (%d known, to be broken):\n", length(groups),
-            if (length(groups) > 1L) "s" else "", sum(is_known)))
+cat(sprintf("%d loop%s:\n", length(groups), if (length(groups) > 1L) "s" else ""))
 for (g in groups) {
   inner <- edges[edges$from %in% g & edges$to %in% g, ]
-  cat(sprintf("- %s%s\n", paste(g, collapse = ", "),
-              if (any(vapply(known, function(k) all(g %in% k), TRUE))) " (known)" else " (NEW)"))
+  cat(sprintf("- %s\n", paste(g, collapse = ", ")))
   for (i in seq_len(nrow(inner))) {
     f <- inner$from[i]
     t <- inner$to[i]
@@ -115,4 +103,4 @@ for (g in groups) {
     cat(sprintf("    %s -> %s (%s)\n", f, t, paste(via, collapse = ", ")))
   }
 }
-quit(status = if (all(is_known)) 0L else 1L)
+quit(status = 1L)

@@ -22,6 +22,17 @@
 # default) and with it scoring every row as observation
 # (options(calm.interventional_selection = FALSE), as before); the chosen
 # discount and the SHD of the interventional CPDAG.
+# part "rise": why calm's SHD rose with five experiments on some data sets
+# of the stored run `accuracy` (ER2, n = 1000). Cell 1 rebuilds, from their
+# seeds, the data sets with five experiments where calm's SHD exceeds its
+# SHD with none or with one, fits calm as the accuracy part did, and records
+# the score of calm's DAG minus the true DAG's (n times score_dag() with the
+# targets; negative: calm's graph scores better) at the chosen penalty and at
+# each discount of the grid, and calm's fit with the old selection
+# (options(calm.interventional_selection = FALSE)). Cell 2 draws `reps`
+# (default 2) fresh data sets for each of the ten d = 100 graphs of the
+# accuracy part (data seeds 64000 + 10 r + j, fixed before the run), with 0
+# and 5 experiments, and records calm's SHD and score gap.
 # Graphs: simulate_sem(d, k = 2) (ER2), experiments from
 # simulate_interventions() (the variable drawn at its observational scale).
 # Seeds: 62000 + 1000 * cell + r, fixed before any result was seen; in the
@@ -196,10 +207,100 @@ selection_cell <- function(cell, d, n_targets, reps) {
   do.call(rbind, rows)
 }
 
+# n times the score of `g` minus the true DAG's, with the data's targets,
+# at BIC discount `discount` (lower is better).
+score_gap <- function(dat, g, discount) {
+  tg <- if (length(dat$targets) > 1L) dat$targets
+  ix <- if (length(dat$targets) > 1L) dat$index
+  s <- function(h) score_dag((h != 0) * 1, dat$x, edge_penalty = bic_lambda(n, discount),
+                             targets = tg, target_index = ix)
+  n * (s(g) - s(dat$sem$B))
+}
+
+# calm at its defaults on `dat` (seeded as the accuracy part), with the
+# penalty's selection as `interventional` says.
+rise_fit <- function(dat, seed, interventional = TRUE) {
+  old <- options(calm.interventional_selection = interventional)
+  on.exit(options(old))
+  set.seed(seed + 100000L)
+  tg <- if (length(dat$targets) > 1L) dat$targets
+  calm(dat$x, verbose = FALSE, targets = tg, target_index = if (!is.null(tg)) dat$index)
+}
+
+# The data sets of the stored accuracy run where calm's SHD with five
+# experiments exceeds its SHD with none or one: d and r.
+rise_cases <- function() {
+  acc <- stored_result("interventional", "accuracy")
+  acc <- acc[acc$method == "calm", ]
+  shd <- function(t) acc$shd[acc$n_targets == t][match(acc$graph_seed[acc$n_targets == 5L],
+                                                       acc$graph_seed[acc$n_targets == t])]
+  five <- acc[acc$n_targets == 5L, ]
+  up <- five$shd > pmin(shd(0L), shd(1L))
+  data.frame(d = five$d[up], r = five$graph_seed[up] - 61000L - 100L * five$d[up])
+}
+
+rise_case <- function(d, r) {
+  cell <- 10L + 3L * match(d, c(20L, 50L, 100L))
+  dat <- accuracy_data(cell, d, 5L, r)
+  f <- rise_fit(dat, dat$seed)
+  old <- rise_fit(dat, dat$seed, interventional = FALSE)
+  grid <- search_control()$penalty_grid
+  skel <- function(g) (g + t(g)) != 0
+  one <- data.frame(
+    part = "rise", kind = "case", d = d, n = n, k = a$k, seed = dat$seed, n_targets = 5L,
+    method = "calm", graph_seed = 61000L + 100L * d + r, discount = f$penalty$discount,
+    shd = shd_cpdag(f$cpdag_amat, dat$true_cp), score_gap = score_gap(dat, f$amat, f$penalty$discount),
+    edges = sum(f$amat != 0), edges_truth = sum(dat$sem$B != 0),
+    skeleton_diff = sum(skel(f$amat != 0) != skel(dat$sem$B != 0)) / 2,
+    pooled_discount = old$penalty$discount, pooled_shd = shd_cpdag(old$cpdag_amat, dat$true_cp))
+  gaps <- data.frame(part = "rise", kind = "case_gap", d = d, n = n, k = a$k, seed = dat$seed,
+                     n_targets = 5L, method = "calm", graph_seed = one$graph_seed,
+                     discount = grid, score_gap = vapply(grid, score_gap, 0, dat = dat, g = f$amat))
+  cat(sprintf("rise d %3d r %d: discount %g SHD %d, score gap %.2f (truth better at discounts %s); old selection: discount %g SHD %d\n",
+              d, r, one$discount, one$shd, one$score_gap,
+              paste(grid[gaps$score_gap > 1e-6], collapse = ","), one$pooled_discount, one$pooled_shd))
+  merge_rows(one, gaps)
+}
+
+# Rows of two data frames, each with the other's columns as NA.
+merge_rows <- function(x, y) {
+  for (cl in setdiff(names(x), names(y))) y[[cl]] <- NA
+  for (cl in setdiff(names(y), names(x))) x[[cl]] <- NA
+  rbind(x, y[names(x)])
+}
+
+rise_redraw <- function(reps) {
+  rows <- list()
+  for (r in 1:10) for (j in seq_len(reps)) for (t in c(0L, 5L)) {
+    s <- 64000L + 10L * r + j
+    set.seed(s)
+    dat <- draw_data(100L, t, round(n * c(0, 0.5)[1L + (t > 0)]), graph_seed = 61000L + 10000L + r)
+    f <- rise_fit(dat, s)
+    true_cp <- dag_to_cpdag(dat$sem$B, "matrix", targets = dat$targets)
+    rows[[length(rows) + 1L]] <- data.frame(
+      part = "rise", kind = "redraw", d = 100L, n = n, k = a$k, seed = s, n_targets = t,
+      method = "calm", graph_seed = 61000L + 10000L + r, discount = f$penalty$discount,
+      shd = shd_cpdag(f$cpdag_amat, true_cp), score_gap = score_gap(dat, f$amat, f$penalty$discount),
+      undirected = undirected(f$cpdag_amat), undirected_truth = undirected(true_cp))
+    z <- rows[[length(rows)]]
+    cat(sprintf("redraw d 100 graph %d seed %d targets %d: discount %g SHD %d score gap %.2f\n",
+                z$graph_seed, s, t, z$discount, z$shd, z$score_gap))
+  }
+  do.call(rbind, rows)
+}
+
+rise_cell <- function(cell, reps) {
+  if (cell == 2L) return(rise_redraw(reps))
+  cs <- rise_cases()
+  do.call(rbind, Map(rise_case, cs$d, cs$r))
+}
+
 `%||%` <- function(a, b) if (is.null(a)) b else a
 
 cells <- if (a$part == "search") {
   data.frame(cell = 1:2, d = c(20L, 50L), n_targets = NA_integer_)
+} else if (a$part == "rise") {
+  data.frame(cell = 1:2, d = NA_integer_, n_targets = NA_integer_)
 } else if (a$part == "selection") {
   # the accuracy part's cells with targets at d = 20 and 50 (same seeds)
   data.frame(cell = c(12L, 13L, 15L, 16L), d = c(20L, 20L, 50L, 50L), n_targets = c(1L, 5L, 1L, 5L))
@@ -209,7 +310,7 @@ cells <- if (a$part == "search") {
 }
 only <- as.integer(bench_list(a$cells))
 if (length(only)) cells <- cells[cells$cell %in% only, ]
-reps <- if (a$reps > 0) a$reps else if (a$part == "search") 20L else 10L
+reps <- if (a$reps > 0) a$reps else if (a$part == "search") 20L else if (a$part == "rise") 2L else 10L
 res <- NULL
 not_run <- integer(0)
 for (i in seq_len(nrow(cells))) {
@@ -219,9 +320,10 @@ for (i in seq_len(nrow(cells))) {
   }
   cl <- cells[i, ]
   part <- if (a$part == "search") search_cell(cl$cell, cl$d, reps)
+          else if (a$part == "rise") rise_cell(cl$cell, reps)
           else if (a$part == "selection") selection_cell(cl$cell, cl$d, cl$n_targets, reps)
           else accuracy_cell(cl$cell, cl$d, cl$n_targets, reps)
-  res <- rbind(res, part)
+  res <- if (is.null(res)) part else merge_rows(res, part)
   attr(res, "info") <- list(not_run = not_run, reps = reps, n = n, k = a$k)
   bench_save(res, a$out, note = sprintf("cells not run (budget): %s",
                                         paste(not_run, collapse = ",")))
@@ -230,6 +332,9 @@ attr(res, "info") <- list(not_run = not_run, reps = reps, n = n, k = a$k)
 bench_save(res, a$out, note = sprintf("cells not run (budget): %s", paste(not_run, collapse = ",")))
 if (a$part == "search") {
   print(aggregate(cbind(score_vs_truth, shd, seconds) ~ d + method, res, mean))
+} else if (a$part == "rise") {
+  rd <- res[res$kind == "redraw", ]
+  if (nrow(rd)) print(aggregate(cbind(shd, score_gap, undirected) ~ n_targets, rd, mean))
 } else if (a$part == "selection") {
   print(aggregate(cbind(discount, shd, seconds) ~ d + n_targets + method + selection, res, mean))
   # paired: pooled minus interventional selection, per data set

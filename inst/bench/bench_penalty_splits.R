@@ -41,7 +41,7 @@ for (i in rows) {
     set.seed(10 * seed + s)
     tasks <- calm:::fold_tasks(n, ncol(x), folds, 1L, NULL, "penalty_folds")
     ll <- vapply(tasks, calm:::fold_task_loglik, numeric(length(grid)), x = x, grid = grid,
-                 mask = mask, exact_limit = 14L)
+                 mask = mask, exact_parents_max = 14L)
     res[[length(res) + 1L]] <- data.frame(row = i, seed = seed, kind = kind, n = n, split = s,
                                           fold = rep(seq_len(folds), each = length(grid)),
                                           discount = grid, heldout_loglik = c(ll))

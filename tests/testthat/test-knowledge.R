@@ -405,7 +405,7 @@ test_that("calm(knowledge =) runs every refinement stage under the knowledge", {
   expect_true(obeys(fit2, bk))
   expect_lt(fit2$refine$score_best - ex$score, 1e-8)
   # each stage on its own keeps to the knowledge
-  for (stage in list(list(order = FALSE, empty_start = FALSE), list(order = FALSE),
+  for (stage in list(list(order_search = FALSE, empty_start = FALSE), list(order_search = FALSE),
                      list(empty_start = FALSE))) {
     set.seed(2)
     f <- suppressWarnings(calm(sem$x, iter_per_round = 3000, knowledge = bk, verbose = FALSE,

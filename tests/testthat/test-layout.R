@@ -23,3 +23,20 @@ test_that("DAG plots use a layered layout with isolated nodes aside", {
   empty <- calm:::dag_layout(igraph::make_empty_graph(3))
   expect_equal(dim(empty), c(3L, 2L))
 })
+
+test_that("layered plots do not overlap nodes at 10, 20 and 50 nodes", {
+  for (d in c(10, 20, 50)) {
+    set.seed(d)
+    g <- igraph::graph_from_adjacency_matrix(simulate_dag(d, k = 1))
+    xy <- calm:::dag_layout(g)
+    nodes <- paste0("X", seq_len(d))
+    vs <- calm:::fit_vertex_style(calm:::vertex_style(d, nodes), xy, nodes)
+    # as igraph draws it: each axis rescaled to [-1, 1], radius size / 200
+    norm <- apply(xy, 2, function(v) if (diff(range(v)) == 0) 0 * v else 2 * (v - min(v)) / diff(range(v)) - 1)
+    expect_lte(vs$size / 100, min(stats::dist(norm)) + 1e-12)
+    expect_gte(vs$size, 6)   # still readable
+    # parents above their children
+    e <- igraph::as_edgelist(g, names = FALSE)
+    expect_true(all(xy[e[, 1], 2] > xy[e[, 2], 2]))
+  }
+})

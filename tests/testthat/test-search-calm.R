@@ -71,13 +71,13 @@ test_that("bad refinement settings are refused with the argument named", {
   expect_error(calm_control(penalty_grid = c(-1, 2)), "penalty_grid")
   expect_error(calm_control(penalty_folds = 1), "penalty_folds")
   expect_error(search_control(forward = NA), "`forward`")
-  expect_error(search_control(order = "yes"), "`order`")
+  expect_error(search_control(order_search = "yes"), "`order_search`")
   expect_error(search_control(order_starts = 0), "`order_starts`")
   expect_error(search_control(order_free_starts = NA), "`order_free_starts`")
   expect_error(search_control(order_free_starts = "yes"), "`order_free_starts`")
   expect_error(search_control(order_wide_starts = -1), "`order_wide_starts`")
   expect_error(search_control(order_wide_starts = NA), "`order_wide_starts`")
-  expect_error(search_control(exact_limit = 25), "`exact_limit`")
+  expect_error(search_control(exact_parents_max = 25), "`exact_parents_max`")
   expect_error(search_control(grow_ratio = 1.5), "`grow_ratio`")
   expect_error(search_control(grow_ratio = NA), "`grow_ratio`")
 })
@@ -155,7 +155,7 @@ test_that("the refinement's record lists the stages that ran", {
   expected <- c("ges_start", "ges_empty", "boss", if (fit$refine$exact_run) "exact", "min_risk")
   expect_identical(fit$refine$stages, expected)
   off <- calm(sem$x, verbose = FALSE,
-              search = search_control(empty_start = FALSE, order = FALSE, exact_max_d = 0,
+              search = search_control(empty_start = FALSE, order_search = FALSE, exact_max_d = 0,
                                       risk_starts = 0))
   expect_identical(off$refine$stages, "ges_start")
 })

@@ -9,11 +9,11 @@ test_that("search_control() holds every setting with its default written once", 
                    sort(calm:::search_fields()))
   # the defaults are read from search_control()'s formals, the one place
   # that writes them
-  for (f in c("penalty_folds", "exact_limit", "kicks", "max_sweeps", "selection_tie_se")) {
+  for (f in c("penalty_folds", "exact_parents_max", "kicks", "max_sweeps", "selection_tie_se")) {
     expect_equal(sc[[f]], calm:::search_default(f))
   }
   expect_identical(calm:::search_default("penalty_grid"), c(1.5, 2, 2.5, 3, 4))
-  expect_equal(calm:::search_default("exact_limit"), 14)
+  expect_equal(calm:::search_default("exact_parents_max"), 14)
   expect_length(attr(sc, "given"), 0L)
   expect_identical(attr(search_control(kicks = 3, gamma = 1), "given"), c("gamma", "kicks"))
 })
@@ -134,4 +134,41 @@ test_that("the selection's former constants are settings", {
   expect_error(search_control(provisional_gamma = -1), "provisional_gamma",
                class = "calm_error_argument")
   expect_equal(sc$selection_splits, 1)
+})
+
+test_that("`order`, the former name of `order_search`, still works with a warning", {
+  expect_warning(old <- search_control(order = FALSE), "order_search",
+                 class = "calm_warning_deprecated")
+  new <- search_control(order_search = FALSE)
+  expect_identical(unclass(old), unclass(new))
+  expect_identical(attr(old, "given"), "order_search")
+  expect_false(old$order_search)
+  expect_null(old[["order"]])
+  # in a list of arguments too (calm_control(search = ), boss(control = ))
+  expect_warning(ctrl <- calm_control(search = list(order = FALSE)),
+                 class = "calm_warning_deprecated")
+  expect_false(ctrl$search$order_search)
+  expect_error(suppressWarnings(search_control(order = FALSE, order_search = TRUE)),
+               "order_search", class = "calm_error_argument")
+  expect_error(search_control(order_search = "yes"), "order_search",
+               class = "calm_error_argument")
+})
+
+test_that("`exact_limit`, the former name of `exact_parents_max`, still works with a warning", {
+  expect_warning(old <- search_control(exact_limit = 6), "exact_parents_max",
+                 class = "calm_warning_deprecated")
+  expect_identical(unclass(old), unclass(search_control(exact_parents_max = 6)))
+  expect_null(old[["exact_limit"]])
+  # boss()'s former argument of that name sets the new field
+  set.seed(8)
+  sem <- simulate_sem(6, k = 1, n = 200)
+  set.seed(9)
+  new <- boss(sem$x, starts = 2, control = search_control(exact_parents_max = 0))
+  set.seed(9)
+  expect_warning(fit <- boss(sem$x, starts = 2, exact_limit = 0), "exact_parents_max",
+                 class = "calm_warning_deprecated")
+  expect_equal(fit$settings$exact_parents_max, 0)
+  expect_identical(fit$amat, new$amat)
+  expect_error(boss(sem$x, exact_parents_max = 0), "exact_parents_max",
+               class = "calm_error_argument")
 })

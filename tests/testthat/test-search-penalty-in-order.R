@@ -72,7 +72,7 @@ test_that("the selection in a given order scores each discount's graph in that o
   s <- cov(train) * (nrow(train) - 1) / nrow(train)
   dag <- calm:::cpp_order_local_search(s, matrix(1, 12, 12) - diag(12), bic_lambda(300, 2),
                                        truth_order, list(max_sweeps = 0L, tol = 1e-10,
-                                                         exact_limit = 0L, grow_ratio = 1))$dag
+                                                         exact_parents_max = 0L, grow_ratio = 1))$dag
   by_hand <- calm:::heldout_loglik(dag, s, colMeans(train), xs[test, ]) / length(test)
   path <- calm:::in_order_path(calm:::fold_moments(train), xs[test, ], c(4, 2),
                                matrix(1, 12, 12) - diag(12),

@@ -162,7 +162,7 @@ test_that("an intervened variable is scored only on its free rows, from its free
   task <- calm:::interventional_fold_task(tg)
   mask <- matrix(1, 4, 4) - diag(4)
   ll <- task(list(test = test, starts = cbind(1:4, 4:1)), x, grid = 2, mask = mask,
-             exact_limit = 14L)
+             exact_parents_max = 14L)
   expect_true(is.finite(ll))
   # by hand for the empty graph: X2 on its 50 free held-out rows, with the
   # mean and variance of its free training rows; the others on all rows

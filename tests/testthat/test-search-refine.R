@@ -74,7 +74,7 @@ test_that("the order search never ends worse than its start and finds the truth 
     mg <- as_amat(moral_graph(sem$dag))
     for (st in list(sample.int(15), 15:1)) {
       os <- calm:::cpp_order_local_search(sigma, mg, 0.005, st,
-          order_options(max_sweeps = 100L, exact_limit = 14L, grow_ratio = 1))
+          order_options(max_sweeps = 100L, exact_parents_max = 14L, grow_ratio = 1))
       expect_lte(os$score, os$score_start + 1e-12)
       expect_true(is_dag(os$dag))
       expect_true(all(os$dag <= mg))
@@ -84,11 +84,11 @@ test_that("the order search never ends worse than its start and finds the truth 
     # from the true order, the best parent sets score at least as well as the truth
     ord <- match(topological_order(sem$B), colnames(sigma))
     os <- calm:::cpp_order_local_search(sigma, mg, 0.005, ord,
-        order_options(max_sweeps = 100L, exact_limit = 14L, grow_ratio = 1))
+        order_options(max_sweeps = 100L, exact_parents_max = 14L, grow_ratio = 1))
     expect_lte(os$score_start, as.numeric(score_dag(sem$B, cov = sigma)) + 1e-9)
     # grow-shrink parent sets (no exact tables) never leave a worse start
     gs <- calm:::cpp_order_local_search(sigma, mg, 0.005, sample.int(15),
-        order_options(max_sweeps = 100L, exact_limit = 0L, grow_ratio = 1))
+        order_options(max_sweeps = 100L, exact_parents_max = 0L, grow_ratio = 1))
     expect_lte(gs$score, gs$score_start + 1e-12)
     expect_true(is_dag(gs$dag))
   }
@@ -228,7 +228,7 @@ test_that("the exact search runs when BOSS's starts disagree, and only then", {
   fit <- calm(sem$x, verbose = FALSE)
   expect_false(fit$refine$exact_run)
   set.seed(1)
-  no_boss <- calm(sem$x, control = calm_control(search = search_control(order = FALSE)),
+  no_boss <- calm(sem$x, control = calm_control(search = search_control(order_search = FALSE)),
                   verbose = FALSE)
   expect_true(no_boss$refine$exact_run)
   expect_equal(fit$refine$score_best, no_boss$refine$score_best, tolerance = 1e-9)

@@ -34,23 +34,6 @@ test_that("min_risk_index() returns the weighted medoid, or the best graph when 
   expect_identical(calm:::min_risk_index(cbind(A, A), c(0, 0), n = 10, temperature = 2), 1L)
 })
 
-test_that("boss_search(keep_graphs = TRUE) returns each start's graph with its score", {
-  b <- boss_case(3, d = 12, k = 1, n = 400, starts = 5)
-  s <- b$sigma
-  mask <- b$mask
-  lam <- b$lambda
-  starts <- b$starts
-  r <- calm:::boss_search(s, mask, lam, starts, 100L, 14L, TRUE, 1, keep_graphs = TRUE)
-  expect_length(r$start_cpdags, 5L)
-  for (k in 1:5) {
-    dag <- calm:::cpp_pdag_extension(r$start_cpdags[[k]])
-    expect_equal(calm:::cpp_dag_local_scores(s, dag, lam)$total, r$starts$score[k], tolerance = 1e-10)
-  }
-  # the best start's graph is the result
-  expect_equal(r$start_cpdags[[r$best_start]], r$cpdag)
-  expect_length(calm:::boss_search(s, mask, lam, starts, 100L, 14L, TRUE, 1)$start_cpdags, 0L)
-})
-
 # data with many weak effects, where several graphs score within a few
 # log-likelihood units of the best
 weak_data <- function(seed, d = 30, n = 3000) {
@@ -132,7 +115,7 @@ test_that("the step weighs BOSS's own starts and further ones up to risk_starts"
 test_that("without BOSS the step runs its own searches", {
   x <- weak_data(12)
   set.seed(3)
-  f <- calm(x, verbose = FALSE, penalty_discount = 2, search = search_control(order = FALSE))
+  f <- calm(x, verbose = FALSE, penalty_discount = 2, search = search_control(order_search = FALSE))
   ctx <- list(ctrl = calm_control(), n = nrow(x), d = ncol(x))
   expect_null(calm:::risk_candidates(ctx, list(), 0))
   mv <- f$refine$moves

@@ -42,7 +42,7 @@ test_that("one BOSS run of the refinement is boss_run()'s without its DAG", {
   starts <- cbind(1:7, 7:1)
   r <- calm:::refine_boss(ctx, mask, starts, TRUE, 1, keep_graphs = TRUE)
   full <- calm:::boss_run(sigma, mask, lambda, starts, ctrl$search$max_sweeps,
-                          ctrl$search$exact_limit, TRUE, 1, max_parents = ctx$mp,
+                          ctrl$search$exact_parents_max, TRUE, 1, max_parents = ctx$mp,
                           keep_graphs = TRUE, progress = FALSE)
   expect_null(r$dag)
   expect_false(is.null(full$dag))

@@ -14,3 +14,12 @@ test_that("simulate_interventions() cuts targets from their parents", {
   expect_lt(abs(stats::cor(big$x[, "X1"], big$x[, "X2"])), 0.05)
   expect_equal(stats::sd(big$x[, "X2"]), 1, tolerance = 0.05)
 })
+
+# Bad inputs (the table of helper-bad-input.R)
+test_that("bad inputs to simulate_interventions() end in errors naming the argument", {
+  expect_bad_inputs(bad_input_section({
+err("simulate_interventions", "sem", simulate_interventions(x, list(integer(0)), 10))
+err("simulate_interventions", "n", simulate_interventions(sem, list(integer(0), "X1"), c(10, 1)))
+err("simulate_interventions", "targets", simulate_interventions(sem, list("X99"), 10))
+  }))
+})

@@ -117,30 +117,6 @@ err("simulate_dag", "edges", simulate_dag(5, edges = "all"))
 err("simulate_dag", "edges", simulate_dag(5, edges = 1))
 ok("simulate_dag", simulate_dag(2, k = 0.5, edges = "exact"), function(m) sum(m) == 1)
 ok("simulate_dag", simulate_dag(5, k = 1e-8), function(m) is_dag(m))
-# interventional data: targets and their conditions
-err("intervention_targets", "targets", intervention_targets("X1", NULL, 6))
-err("intervention_targets", "targets",
-    intervention_targets(list(integer(0), "Z"), rep(1:2, 100), colnames(x), 200))
-err("intervention_targets", "target_index",
-    intervention_targets(list(integer(0), 1L), rep(1:2, 50), colnames(x), 200))
-err("intervention_targets", "target_index",
-    intervention_targets(list(integer(0), 1L), rep(c(1L, 3L), 100), colnames(x), 200))
-err("intervention_targets", "target_index",
-    intervention_targets(list(integer(0), 1L), c(2L, rep(1L, 199)), colnames(x), 200),
-    pattern = "only one row")
-err("intervention_targets", "targets",
-    intervention_targets(list(1L), rep(1L, 200), colnames(x), 200), pattern = "every row")
-err("simulate_interventions", "sem", simulate_interventions(x, list(integer(0)), 10))
-err("simulate_interventions", "n", simulate_interventions(sem, list(integer(0), "X1"), c(10, 1)))
-err("simulate_interventions", "targets", simulate_interventions(sem, list("X99"), 10))
-err("boss", "target_index", boss(x, targets = list(integer(0), 1L), target_index = 1:3))
-err("calm", "targets", calm(x, targets = list(integer(0), 99L), target_index = rep(1:2, 100),
-                            verbose = FALSE))
-err("exact_search", "target_index",
-    exact_search(x, targets = list(integer(0), 1L), target_index = c(2L, rep(1L, 199))))
-err("score_dag", "targets", score_dag(A, cov = S, targets = list(integer(0), 1L)))
-err("dag_to_cpdag", "targets", dag_to_cpdag(A, targets = list("Z")))
-err("compare_graphs", "targets", compare_graphs(A, A, targets = "X1"))
 err("simulate_sem", "d", simulate_sem(1))
 err("simulate_sem", "d", simulate_sem("a"))
 err("simulate_sem", "k", simulate_sem(5, k = -1))

@@ -50,3 +50,29 @@ test_that("the learners without targets refuse them with a classed error", {
   expect_error(pc_pcalg(sim$x, targets = sim$targets), class = "calm_error_targets")
   expect_error(ges_pcalg(sim$x, targets = sim$targets), class = "calm_error_targets")
 })
+
+# Bad inputs (the table of helper-bad-input.R)
+test_that("bad targets and conditions end in errors naming the argument", {
+  expect_bad_inputs(bad_input_section({
+err("intervention_targets", "targets", intervention_targets("X1", NULL, 6))
+err("intervention_targets", "targets",
+    intervention_targets(list(integer(0), "Z"), rep(1:2, 100), colnames(x), 200))
+err("intervention_targets", "target_index",
+    intervention_targets(list(integer(0), 1L), rep(1:2, 50), colnames(x), 200))
+err("intervention_targets", "target_index",
+    intervention_targets(list(integer(0), 1L), rep(c(1L, 3L), 100), colnames(x), 200))
+err("intervention_targets", "target_index",
+    intervention_targets(list(integer(0), 1L), c(2L, rep(1L, 199)), colnames(x), 200),
+    pattern = "only one row")
+err("intervention_targets", "targets",
+    intervention_targets(list(1L), rep(1L, 200), colnames(x), 200), pattern = "every row")
+err("boss", "target_index", boss(x, targets = list(integer(0), 1L), target_index = 1:3))
+err("calm", "targets", calm(x, targets = list(integer(0), 99L), target_index = rep(1:2, 100),
+                            verbose = FALSE))
+err("exact_search", "target_index",
+    exact_search(x, targets = list(integer(0), 1L), target_index = c(2L, rep(1L, 199))))
+err("score_dag", "targets", score_dag(A, cov = S, targets = list(integer(0), 1L)))
+err("dag_to_cpdag", "targets", dag_to_cpdag(A, targets = list("Z")))
+err("compare_graphs", "targets", compare_graphs(A, A, targets = "X1"))
+  }))
+})

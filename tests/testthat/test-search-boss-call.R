@@ -1,0 +1,51 @@
+# One call of the C++ BOSS and its kicks (R/search-boss-call.R).
+
+test_that("kicks move nodes only: each kick column has `size` sources and targets", {
+  k <- calm:::draw_kicks(10, 3, 4)
+  expect_identical(dim(k), c(8L, 3L))
+  expect_true(all(k >= 1 & k <= 10))
+  expect_identical(dim(calm:::draw_kicks(3, 2, 5)), c(6L, 2L))
+  expect_identical(dim(calm:::no_kicks()), c(0L, 0L))
+})
+
+test_that("a cache budget bounds the search's memory without changing its result", {
+  # the grow-shrink trees and the local score cache are caches: emptied
+  # whenever they pass the budget, they are rebuilt the same
+  set.seed(41)
+  sem <- simulate_sem(40, k = 4, n = 1000)
+  sigma <- stats::cor(sem$x)
+  mask <- matrix(1, 40, 40) - diag(40)
+  lam <- bic_lambda(1000, 2)
+  set.seed(2)
+  starts <- replicate(3, sample.int(40))
+  kicks <- calm:::draw_kicks(40, 4, 5)
+  run <- function(budget) {
+    calm:::boss_search(sigma, mask, lam, starts, 100L, 0L, TRUE, 1, kick_moves = kicks,
+                       kick_grow_ratios = c(1, 0.5), cache_budget = budget)
+  }
+  free <- run(0)
+  tight <- run(2e5)
+  expect_identical(free$cache_clears, 0L)
+  expect_gt(tight$cache_clears, 0L)
+  expect_identical(tight$cpdag, free$cpdag)
+  expect_identical(tight$score, free$score)
+  expect_identical(tight$starts, free$starts)
+  expect_identical(tight$kick_scores, free$kick_scores)
+})
+
+test_that("boss_search(keep_graphs = TRUE) returns each start's graph with its score", {
+  b <- boss_case(3, d = 12, k = 1, n = 400, starts = 5)
+  s <- b$sigma
+  mask <- b$mask
+  lam <- b$lambda
+  starts <- b$starts
+  r <- calm:::boss_search(s, mask, lam, starts, 100L, 14L, TRUE, 1, keep_graphs = TRUE)
+  expect_length(r$start_cpdags, 5L)
+  for (k in 1:5) {
+    dag <- calm:::cpp_pdag_extension(r$start_cpdags[[k]])
+    expect_equal(calm:::cpp_dag_local_scores(s, dag, lam)$total, r$starts$score[k], tolerance = 1e-10)
+  }
+  # the best start's graph is the result
+  expect_equal(r$start_cpdags[[r$best_start]], r$cpdag)
+  expect_length(calm:::boss_search(s, mask, lam, starts, 100L, 14L, TRUE, 1)$start_cpdags, 0L)
+})
