@@ -194,6 +194,17 @@ test_that("insertions kept between moves give the same search as scoring every i
     expect_identical(a, b)
     # a score cache emptied after every move: the same search
     expect_identical(run(TRUE, budget = 1), a)
+    if (is.null(req)) {
+      # a 0 x 0 start is the empty graph; with_dag = FALSE drops only the DAG
+      start <- matrix(0, 0, 0)
+      lean <- calm:::cpp_ges_refine(s, start, bic_lambda(n, 2), mask,
+                                    calm:::ges_options(TRUE, 1000L), NULL, NULL, mp, FALSE)
+      empty <- calm:::cpp_ges_refine(s, matrix(0, d, d), bic_lambda(n, 2), mask,
+                                     calm:::ges_options(TRUE, 1000L), NULL, NULL, mp)
+      expect_null(lean$dag)
+      empty["dag"] <- list(NULL)
+      expect_identical(lean, empty)
+    }
   }
 })
 
