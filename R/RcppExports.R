@@ -97,8 +97,8 @@ cpp_training_covariance <- function(cov, mu, n, held) {
     .Call(`_calm_cpp_training_covariance`, cov, mu, n, held)
 }
 
-cpp_boss <- function(cov, allowed, lambda, starts, options, kick_moves, required = NULL, forbidden = NULL, precedes = NULL, max_parents = -1L) {
-    .Call(`_calm_cpp_boss`, cov, allowed, lambda, starts, options, kick_moves, required, forbidden, precedes, max_parents)
+cpp_boss <- function(cov, allowed, lambda, starts, options, kick_moves, required = NULL, forbidden = NULL, precedes = NULL, max_parents = -1L, with_dag = TRUE) {
+    .Call(`_calm_cpp_boss`, cov, allowed, lambda, starts, options, kick_moves, required, forbidden, precedes, max_parents, with_dag)
 }
 
 cpp_exact_search <- function(cov, allowed, lambda, max_bytes, required = NULL, max_parents = -1L) {
@@ -113,8 +113,8 @@ cpp_ges_best_move <- function(cov, cpdag, type, lambda, allowed, max_parents = -
     .Call(`_calm_cpp_ges_best_move`, cov, cpdag, type, lambda, allowed, max_parents)
 }
 
-cpp_ges_refine <- function(cov, cpdag, lambda, allowed, options, required = NULL, forbidden = NULL, max_parents = -1L) {
-    .Call(`_calm_cpp_ges_refine`, cov, cpdag, lambda, allowed, options, required, forbidden, max_parents)
+cpp_ges_refine <- function(cov, cpdag, lambda, allowed, options, required = NULL, forbidden = NULL, max_parents = -1L, with_dag = TRUE) {
+    .Call(`_calm_cpp_ges_refine`, cov, cpdag, lambda, allowed, options, required, forbidden, max_parents, with_dag)
 }
 
 cpp_order_local_search <- function(cov, allowed, lambda, order, options) {

@@ -89,7 +89,7 @@
 #' = "always")` runs the continuous phase in full before the refinement, and
 #' `refine = "none"` always runs it in full. What the refinement did is in `fit$refine`:
 #' the stages that ran (`stages`, in order: `"ges_start"`, `"ges_empty"`,
-#' `"boss"`, `"boss_wide"`, `"exact"`, `"min_risk"`), the graphs before (`dag_before`, `cpdag_before`), the scores before and
+#' `"boss"`, `"boss_wide"`, `"exact"`, `"min_risk"`), the graph before (`dag_before`; its class is `dag_to_cpdag(dag_before)`), the scores before and
 #' after (`score_before`, `score_after`) and the best score found
 #' (`score_best`; above `score_after` only when the last step chose another
 #' graph), whether the exact search ran (`exact_run`), the penalty (`lambda`), the moves made
@@ -338,6 +338,10 @@ calm <- function(x, cov = NULL, n = NULL, standardize = TRUE, moral = "auto",
   }
   elapsed <- proc.time()[["elapsed"]] - t0
   phase()
+  # the moral graph's mask is not part of the fit (its edges are in
+  # fit$moral): at scale it is freed before the fit's matrices are made
+  p$mask <- p$mo$mask <- NULL
+  release_memory(ncol(p$sigma))
   fit <- wrap_calm_fit(p, runs, pen, threshold_empty, elapsed, call = cl)
   fit$learner <- learner
   fit

@@ -21,10 +21,10 @@ no_kicks <- function() matrix(0L, 0, 0)
 boss_search <- function(sigma, mask, lambda, starts, max_sweeps, exact_parents_max, bes, grow_ratio,
                         kick_moves = no_kicks(), kick_grow_ratios = numeric(), kn = NULL,
                         max_parents = -1L, cache_budget = search_cache_budget,
-                        keep_graphs = FALSE) {
+                        keep_graphs = FALSE, with_dag = TRUE) {
   options <- list(max_sweeps = max_sweeps, tol = score_tol, exact_parents_max = exact_parents_max,
                   bes = bes, grow_ratio = grow_ratio, kick_grow_ratios = kick_grow_ratios,
                   cache_budget = cache_budget, keep_graphs = keep_graphs)
   cpp_boss(sigma, mask, lambda, starts, options, kick_moves, kn$required, kn$forbidden, kn$precedes,
-           max_parents)
+           max_parents, with_dag)
 }

@@ -236,11 +236,12 @@ start_orders <- function(starts, nm, call) {
 # progressr (boss()); the refinement's runs report nothing.
 boss_run <- function(sigma, mask, lambda, orders, max_sweeps, exact_parents_max, bes, grow_ratio,
                      kn = NULL, max_parents = -1L, keep_graphs = FALSE, progress = TRUE,
-                     groups = start_groups(ncol(orders))) {
+                     groups = start_groups(ncol(orders)), with_dag = TRUE) {
   p <- if (progress) progressr::progressor(steps = length(groups)) else NULL
   search <- function(idx) {
     boss_search(sigma, mask, lambda, orders[, idx, drop = FALSE], max_sweeps, exact_parents_max,
-                bes, grow_ratio, kn = kn, max_parents = max_parents, keep_graphs = keep_graphs)
+                bes, grow_ratio, kn = kn, max_parents = max_parents, keep_graphs = keep_graphs,
+                with_dag = with_dag)
   }
   runs <- if (length(groups) == 1L) {
     # one worker: the one call, without a future around it
@@ -301,13 +302,13 @@ best_start_of <- function(scores) {
 # graph (0 when `best` is kept). `max_parents`: see max_parents_for().
 kick_search <- function(best, sigma, mask, lambda, max_sweeps, exact_parents_max, bes, grow_ratio,
                         kicks, kick_size, ratios, kn = NULL,
-                        max_parents = -1L) {
+                        max_parents = -1L, with_dag = TRUE) {
   best$kicks_improved <- 0L
   if (kicks <= 0) return(best)
   d <- ncol(sigma)
   kk <- boss_search(sigma, mask, lambda, matrix(best$order, nrow = d), max_sweeps,
                     exact_parents_max, bes, grow_ratio, draw_kicks(d, kicks, kick_size), ratios,
-                    kn = kn, max_parents = max_parents)
+                    kn = kn, max_parents = max_parents, with_dag = with_dag)
   if (kk$score < best$score - score_tol) {
     best[c("dag", "cpdag", "score", "order")] <- kk[c("dag", "cpdag", "score", "order")]
     best$kicks_improved <- kk$kicks_improved

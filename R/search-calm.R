@@ -92,7 +92,6 @@ refine_again <- function(runs, p, lambda, verbose, phase = no_phase) {
   Map(function(r, f) {
     second <- r$refine
     r$refine$dag_before <- f$dag_before
-    r$refine$cpdag_before <- f$cpdag_before
     r$refine$score_before <- cpp_dag_local_scores(p$sigma, f$dag_before * 1, lambda,
                                                   max_parents_for(p$n))$total
     r$refine$moves <- rbind(f$moves, second$moves)

@@ -23,13 +23,17 @@ search_cache_budget <- 1024^3
 ges_options <- function(forward, max_moves, backward = TRUE, turning = TRUE,
                         cached_inserts = TRUE) {
   list(forward = forward, backward = backward, turning = turning, max_moves = max_moves,
-       tol = score_tol, cached_inserts = cached_inserts)
+       tol = score_tol, cached_inserts = cached_inserts, cache_budget = search_cache_budget)
 }
 
 # GES moves from the CPDAG `cpdag` inside the symmetric mask `allowed`,
 # restricted to classes that obey the resolved knowledge `kn` (NULL: none).
-ges_moves <- function(sigma, cpdag, lambda, allowed, options, kn = NULL, max_parents = -1L) {
-  cpp_ges_refine(sigma, cpdag, lambda, allowed, options, kn$required, kn$forbidden, max_parents)
+# `with_dag = FALSE`: no member DAG (`dag` is NULL). A 0 x 0 `cpdag`: the
+# empty graph.
+ges_moves <- function(sigma, cpdag, lambda, allowed, options, kn = NULL, max_parents = -1L,
+                      with_dag = TRUE) {
+  cpp_ges_refine(sigma, cpdag, lambda, allowed, options, kn$required, kn$forbidden, max_parents,
+                 with_dag)
 }
 
 # Runs the refinement from the DAG `dag` (0/1, named) on covariance `sigma`,
@@ -95,13 +99,17 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
            boss = isTRUE(ctrl$search$order_search), boss_wide = !is.null(state$wide_seconds),
            exact = exact_run, min_risk = min_risk_run)
   nm <- ctx$nm
+  # the pairs beyond the moral graph are not needed any more: free them
+  # before the record's d x d matrices are made
+  ctx$complete <- NULL
+  release_memory(ctx$d)
   cpdag <- set_node_names(state$cpdag, nm)
   # keep the DAG when the class did not change, so that the refined fit of
   # an unchanged graph is the same DAG
   new_dag <- if (nrow(state$moves) == 0L) dag else set_node_names(member_dag(cpdag, kn), nm)
   record <- list(method = "search", stages = names(ran)[ran], lambda = lambda,
                  forward = forward,
-                 dag_before = dag, cpdag_before = set_node_names(start_cpdag(dag), nm),
+                 dag_before = dag,
                  score_before = score_before, score_after = state$score,
                  score_best = score_best, exact_run = exact_run, moves = state$moves,
                  mask = set_node_names(state$allowed, nm),
@@ -230,8 +238,9 @@ refine_grow_ratio <- function(ratio, n, d) {
 
 # GES moves of the refinement from the CPDAG `cp` inside `allowed`.
 refine_ges <- function(ctx, cp, allowed, forward = ctx$forward) {
+  # the stages read the CPDAG only
   ges_moves(ctx$sigma, cp, ctx$lambda, allowed, ges_options(forward, ctx$ctrl$search$max_moves),
-            ctx$kn, ctx$mp)
+            ctx$kn, ctx$mp, with_dag = FALSE)
 }
 
 # A second start that does not depend on the continuous phase: greedy
@@ -242,7 +251,8 @@ refine_from_empty <- function(ctx, state) {
   # unrestricted (when extend): IAMB at n = 1000 misses true moral edges that
   # GES finds; at d = 1000 this takes seconds (insertions kept between moves)
   full <- if (ctx$extend) ctx$complete else state$allowed
-  empty_start <- if (is.null(ctx$kn)) matrix(0, ctx$d, ctx$d) else cpp_dag_to_cpdag(ctx$kn$required) * 1
+  # (0 x 0: the empty graph, without a d x d matrix of zeros)
+  empty_start <- if (is.null(ctx$kn)) matrix(0, 0, 0) else cpp_dag_to_cpdag(ctx$kn$required) * 1
   empty <- refine_ges(ctx, empty_start, full, forward = TRUE)
   state$allowed <- widen_pairs(state$allowed, empty$cpdag)
   if (empty$score_after < state$score - score_tol) {
@@ -391,7 +401,7 @@ refine_best_order <- function(ctx, order_mask, starts) {
   os <- kick_search(os, ctx$sigma, order_mask, ctx$lambda, ctx$ctrl$search$max_sweeps,
                     ctrl$search$exact_parents_max, TRUE, os_ratio, ctrl$search$kicks,
                     ctrl$search$kick_size, unique(c(1, ctx$grow_ratio)), kn = ctx$kn,
-                    max_parents = ctx$mp)
+                    max_parents = ctx$mp, with_dag = FALSE)
   os$dag <- NULL
   os$risk_pool <- pool
   os$start_orders <- start_orders

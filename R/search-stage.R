@@ -34,7 +34,7 @@ order_over_all_pairs <- function(ctx) {
 refine_boss <- function(ctx, mask, starts, bes, ratio, keep_graphs = FALSE) {
   out <- boss_run(ctx$sigma, mask, ctx$lambda, starts, ctx$ctrl$search$max_sweeps,
                   ctx$ctrl$search$exact_parents_max, bes, ratio, kn = ctx$kn, max_parents = ctx$mp,
-                  keep_graphs = keep_graphs, progress = FALSE)
+                  keep_graphs = keep_graphs, progress = FALSE, with_dag = FALSE)
   # the stages read the CPDAG only (a d x d matrix less to hold at scale)
   out$dag <- NULL
   out

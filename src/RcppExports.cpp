@@ -335,8 +335,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_boss
-Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, Rcpp::List options, Rcpp::IntegerMatrix kick_moves, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, Rcpp::Nullable<Rcpp::NumericMatrix> precedes, int max_parents);
-RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP optionsSEXP, SEXP kick_movesSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP precedesSEXP, SEXP max_parentsSEXP) {
+Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, Rcpp::IntegerMatrix starts, Rcpp::List options, Rcpp::IntegerMatrix kick_moves, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, Rcpp::Nullable<Rcpp::NumericMatrix> precedes, int max_parents, bool with_dag);
+RcppExport SEXP _calm_cpp_boss(SEXP covSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP startsSEXP, SEXP optionsSEXP, SEXP kick_movesSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP precedesSEXP, SEXP max_parentsSEXP, SEXP with_dagSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
@@ -349,7 +349,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type forbidden(forbiddenSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type precedes(precedesSEXP);
     Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, options, kick_moves, required, forbidden, precedes, max_parents));
+    Rcpp::traits::input_parameter< bool >::type with_dag(with_dagSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_boss(cov, allowed, lambda, starts, options, kick_moves, required, forbidden, precedes, max_parents, with_dag));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -394,8 +395,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_ges_refine
-Rcpp::List cpp_ges_refine(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, Rcpp::List options, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, int max_parents);
-RcppExport SEXP _calm_cpp_ges_refine(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP optionsSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP max_parentsSEXP) {
+Rcpp::List cpp_ges_refine(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> cpdag, double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, Rcpp::List options, Rcpp::Nullable<Rcpp::NumericMatrix> required, Rcpp::Nullable<Rcpp::NumericMatrix> forbidden, int max_parents, bool with_dag);
+RcppExport SEXP _calm_cpp_ges_refine(SEXP covSEXP, SEXP cpdagSEXP, SEXP lambdaSEXP, SEXP allowedSEXP, SEXP optionsSEXP, SEXP requiredSEXP, SEXP forbiddenSEXP, SEXP max_parentsSEXP, SEXP with_dagSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
@@ -406,7 +407,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type required(requiredSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type forbidden(forbiddenSEXP);
     Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine(cov, cpdag, lambda, allowed, options, required, forbidden, max_parents));
+    Rcpp::traits::input_parameter< bool >::type with_dag(with_dagSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ges_refine(cov, cpdag, lambda, allowed, options, required, forbidden, max_parents, with_dag));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -491,11 +493,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_knowledge_extension", (DL_FUNC) &_calm_cpp_knowledge_extension, 3},
     {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 1},
     {"_calm_cpp_training_covariance", (DL_FUNC) &_calm_cpp_training_covariance, 4},
-    {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 10},
+    {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 11},
     {"_calm_cpp_exact_search", (DL_FUNC) &_calm_cpp_exact_search, 6},
     {"_calm_cpp_exact_search_bytes", (DL_FUNC) &_calm_cpp_exact_search_bytes, 1},
     {"_calm_cpp_ges_best_move", (DL_FUNC) &_calm_cpp_ges_best_move, 6},
-    {"_calm_cpp_ges_refine", (DL_FUNC) &_calm_cpp_ges_refine, 8},
+    {"_calm_cpp_ges_refine", (DL_FUNC) &_calm_cpp_ges_refine, 9},
     {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 5},
     {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 4},
     {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 5},

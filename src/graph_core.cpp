@@ -178,7 +178,7 @@ std::vector<std::pair<int, int>> make_acyclic(Eigen::MatrixXd& w) {
       removed.push_back({i, i});
     }
   while (true) {
-    IntMatrix adj = (w.array() != 0).cast<int>();
+    IntMatrix adj = (w.array() != 0).cast<GraphEntry>();
     std::vector<int> comp = strong_components(children_lists(adj));
     int best_i = -1, best_j = -1;
     double best = std::numeric_limits<double>::infinity();
@@ -202,7 +202,7 @@ namespace calm {
 
 bool pdag_extension(const IntMatrix& pdag, IntMatrix& dag) {
   const int d = static_cast<int>(pdag.rows());
-  IntMatrix g = (pdag.array() != 0).cast<int>();
+  IntMatrix g = (pdag.array() != 0).cast<GraphEntry>();
   dag = IntMatrix::Zero(d, d);
   // adjacency lists and the number of directed edges out of each vertex:
   // removing a vertex only deletes edges, so the lists filtered by `alive`

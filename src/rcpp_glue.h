@@ -17,7 +17,7 @@ namespace calm_glue {
 
 // A 0/1 matrix: entries that are not zero.
 inline calm::IntMatrix nonzero(const Eigen::Map<Eigen::MatrixXd>& m) {
-  return (m.array() != 0).cast<int>();
+  return (m.array() != 0).cast<calm::GraphEntry>();
 }
 
 inline calm::IntMatrix nonzero(const Rcpp::NumericMatrix& m) {
@@ -69,7 +69,7 @@ inline std::vector<int> zero_based(const Rcpp::IntegerVector& s) {
 inline Rcpp::NumericMatrix as_double(const calm::IntMatrix& m) {
   Rcpp::NumericMatrix out(static_cast<int>(m.rows()), static_cast<int>(m.cols()));
   double* p = out.begin();
-  const int* q = m.data();
+  const calm::GraphEntry* q = m.data();
   for (Eigen::Index k = 0; k < m.size(); ++k) p[k] = q[k];
   return out;
 }

@@ -19,12 +19,12 @@ bool cpp_is_dag(const Eigen::Map<Eigen::MatrixXd> adj) {
 
 // [[Rcpp::export(rng = false)]]
 Eigen::MatrixXi cpp_dag_to_cpdag(const Eigen::Map<Eigen::MatrixXd> adj) {
-  return calm::dag_to_cpdag(nonzero(adj));
+  return calm::dag_to_cpdag(nonzero(adj)).cast<int>();
 }
 
 // [[Rcpp::export(rng = false)]]
 Eigen::MatrixXi cpp_moral_graph(const Eigen::Map<Eigen::MatrixXd> adj) {
-  return calm::moral_graph(nonzero(adj));
+  return calm::moral_graph(nonzero(adj)).cast<int>();
 }
 
 // [[Rcpp::export(rng = false)]]

@@ -31,7 +31,7 @@ Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alp
   options.test = make_test(n, alpha, zero_tol);
   options.max_size = max_size;
   // background knowledge: adjacencies forced into the blankets
-  if (keep.isNotNull()) options.keep = calm_glue::nonzero(Rcpp::NumericMatrix(keep.get()));
+  if (keep.isNotNull()) options.keep = calm_glue::nonzero(Rcpp::NumericMatrix(keep.get())).cast<int>();
   const Eigen::Map<Eigen::MatrixXd>& c = corr;
   // first and last (1-based, inclusive; last < 0: the last node): the
   // targets searched

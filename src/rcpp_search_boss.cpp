@@ -35,7 +35,7 @@ Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::Matri
                     Rcpp::Nullable<Rcpp::NumericMatrix> required = R_NilValue,
                     Rcpp::Nullable<Rcpp::NumericMatrix> forbidden = R_NilValue,
                     Rcpp::Nullable<Rcpp::NumericMatrix> precedes = R_NilValue,
-                    int max_parents = -1) {
+                    int max_parents = -1, bool with_dag = true) {
   calm::LocalScore score = calm_glue::local_score(cov, lambda, max_parents);
   const int d = score.dim();
   if (starts.nrow() != d) throw std::invalid_argument("start orders have the wrong length");
@@ -61,7 +61,8 @@ Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::Matri
   // each d x d matrix is freed as soon as R has its copy (0.4 GB apiece in
   // C++, 0.8 GB in R, at 10,000 variables)
   mask = calm::IntMatrix();
-  Rcpp::NumericMatrix dag = calm_glue::as_double(r.dag);
+  // with_dag = false: no member DAG for R (NULL), one d x d matrix less
+  const Rcpp::RObject dag = with_dag ? Rcpp::RObject(calm_glue::as_double(r.dag)) : Rcpp::RObject();
   r.dag = calm::IntMatrix();
   Rcpp::NumericMatrix cpdag = calm_glue::as_double(r.cpdag);
   r.cpdag = calm::IntMatrix();

@@ -27,6 +27,8 @@ const OptionField<calm::GesOptions> kGesFields[] = {
     {"max_moves", [](calm::GesOptions& o, SEXP v) { o.max_moves = Rcpp::as<int>(v); }},
     {"tol", [](calm::GesOptions& o, SEXP v) { o.tol = Rcpp::as<double>(v); }},
     {"cached_inserts", [](calm::GesOptions& o, SEXP v) { o.cached_inserts = Rcpp::as<bool>(v); }},
+    {"cache_budget",
+     [](calm::GesOptions& o, SEXP v) { o.cache_budget = static_cast<std::size_t>(Rcpp::as<double>(v)); }},
 };
 }  // namespace
 
@@ -56,26 +58,34 @@ SEXP cpp_ges_best_move(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::Ma
 // With background knowledge (`required`, `forbidden`: 0/1 matrices) the
 // start's class must have a member that obeys it, and only moves to such
 // classes are made. Returns the final CPDAG, a member DAG (obeying the
-// knowledge), the scores and the moves.
+// knowledge), the scores and the moves. A 0 x 0 `cpdag` is the empty graph
+// (R need not make a d x d matrix of zeros); `with_dag = false` returns no
+// member DAG (NULL), one d x d matrix less for R at scale.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List cpp_ges_refine(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> cpdag,
                           double lambda, const Eigen::Map<Eigen::MatrixXd> allowed, Rcpp::List options,
                           Rcpp::Nullable<Rcpp::NumericMatrix> required = R_NilValue,
                           Rcpp::Nullable<Rcpp::NumericMatrix> forbidden = R_NilValue,
-                          int max_parents = -1) {
+                          int max_parents = -1, bool with_dag = true) {
   calm::LocalScore score = calm_glue::local_score(cov, lambda, max_parents);
   calm::GesOptions opt = calm_glue::read_options(options, kGesFields, "cpp_ges_refine");
-  const calm::Knowledge kn = calm_glue::knowledge(required, forbidden, score.dim());
+  const int d = score.dim();
+  const calm::Knowledge kn = calm_glue::knowledge(required, forbidden, d);
   if (!kn.empty()) opt.knowledge = &kn;
-  const calm::IntMatrix start = nonzero(cpdag);
+  const calm::IntMatrix start = cpdag.size() == 0 ? calm::IntMatrix(calm::IntMatrix::Zero(d, d))
+                                                  : nonzero(cpdag);
   calm::IntMatrix dag;
   if (opt.knowledge && !calm::knowledge_extension(start, kn, dag))
     Rcpp::stop("the start graph does not satisfy the background knowledge");
   calm::GesResult r = calm::ges_refine(start, score, nonzero(allowed), opt,
                                        calm_glue::interrupt_check);
-  const bool ok = opt.knowledge ? calm::knowledge_extension(r.cpdag, kn, dag)
-                                : calm::pdag_extension(r.cpdag, dag);
-  if (!ok) Rcpp::stop("internal error: the refined graph has no member that obeys the knowledge");
+  if (with_dag) {
+    const bool ok = opt.knowledge ? calm::knowledge_extension(r.cpdag, kn, dag)
+                                  : calm::pdag_extension(r.cpdag, dag);
+    if (!ok) Rcpp::stop("internal error: the refined graph has no member that obeys the knowledge");
+  }
+  const Rcpp::RObject dag_r = with_dag ? Rcpp::RObject(calm_glue::as_double(dag)) : Rcpp::RObject();
+  dag = calm::IntMatrix();
   const std::size_t k = r.moves.size();
   Rcpp::CharacterVector type(k);
   Rcpp::IntegerVector from(k), to(k);
@@ -90,7 +100,7 @@ Rcpp::List cpp_ges_refine(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen:
   }
   return Rcpp::List::create(
       Rcpp::Named("cpdag") = calm_glue::as_double(r.cpdag),
-      Rcpp::Named("dag") = calm_glue::as_double(dag),
+      Rcpp::Named("dag") = dag_r,
       Rcpp::Named("score_before") = r.score_before, Rcpp::Named("score_after") = r.score_after,
       Rcpp::Named("moves") = Rcpp::List::create(Rcpp::Named("type") = type, Rcpp::Named("from") = from,
                                                 Rcpp::Named("to") = to, Rcpp::Named("clique") = cl,

@@ -723,6 +723,7 @@ GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix&
         deletes.update(touched, update.adjacency());
         res.moves.push_back(m);
         moved_in_pass = true;
+        if (opt.cache_budget > 0 && score.cache_bytes() > opt.cache_budget) score.clear_cache();
       }
     }
     if (phases.size() <= 1) break;

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <string>
+#include <cstddef>
 #include <vector>
 
 #include "graph_core.h"
@@ -67,6 +68,10 @@ struct GesOptions {
   // again only heads whose neighbourhood changed (the same moves, faster on
   // large graphs); false: every move scores every insertion (best_move()).
   bool cached_inserts = true;
+  // bytes the local score's cache may hold before it is emptied (0: no
+  // limit); results do not depend on it (emptied scores are recomputed, the
+  // same). GES from the empty graph at 10,000 variables filled gigabytes.
+  std::size_t cache_budget = 0;
   const Knowledge* knowledge = nullptr;  // background knowledge, if any
 };
 

@@ -101,9 +101,9 @@ OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_
   after_.assign(d, {});
   if (knowledge && (knowledge->required.size() != 0 || knowledge->precedes.size() != 0)) {
     IntMatrix prec = IntMatrix::Zero(d, d);
-    if (knowledge->required.size() != 0) prec = (knowledge->required.array() != 0).cast<int>();
+    if (knowledge->required.size() != 0) prec = (knowledge->required.array() != 0).cast<GraphEntry>();
     if (knowledge->precedes.size() != 0)
-      prec = prec.cwiseMax((knowledge->precedes.array() != 0).cast<int>().matrix());
+      prec = prec.cwiseMax((knowledge->precedes.array() != 0).cast<GraphEntry>().matrix());
     prec.diagonal().setZero();
     if (!is_dag(prec))
       throw std::invalid_argument("the required edges and tiers admit no order of the variables");

@@ -35,7 +35,7 @@ for (r in seq_len(reps)) {
     secs <- proc.time()[["elapsed"]] - t0
     rows[[length(rows) + 1]] <- data.frame(
       d = d, k = k, seed = seed, schedule = it, shd = shd_cpdag(fit, sem$B),
-      shd_before = shd_cpdag(fit$refine$cpdag_before, sem$B), score = fit$refine$score_after,
+      shd_before = shd_cpdag(fit$refine$dag_before, sem$B), score = fit$refine$score_after,
       steps = sum(fit$trace$steps), rounds = max(fit$trace$round), seconds = secs,
       refine_seconds = fit$refine$seconds)
     x <- rows[[length(rows)]]

@@ -49,3 +49,14 @@ test_that("boss_search(keep_graphs = TRUE) returns each start's graph with its s
   expect_equal(r$start_cpdags[[r$best_start]], r$cpdag)
   expect_length(calm:::boss_search(s, mask, lam, starts, 100L, 14L, TRUE, 1)$start_cpdags, 0L)
 })
+
+test_that("boss_search(with_dag = FALSE) returns the same search without the DAG", {
+  b <- boss_case(4, d = 15, k = 2, n = 300, starts = 3)
+  full <- calm:::boss_search(b$sigma, b$mask, b$lambda, b$starts, 100L, 14L, TRUE, 1)
+  lean <- calm:::boss_search(b$sigma, b$mask, b$lambda, b$starts, 100L, 14L, TRUE, 1,
+                             with_dag = FALSE)
+  expect_null(lean$dag)
+  expect_gt(sum(full$dag), 0)
+  full["dag"] <- list(NULL)
+  expect_identical(lean, full)
+})

@@ -183,14 +183,28 @@ test_that("insertions kept between moves give the same search as scoring every i
       start <- matrix(0, d, d)
     }
     mp <- calm:::max_parents_for(n)
-    run <- function(cached) {
-      calm:::cpp_ges_refine(s, start, bic_lambda(n, 2), mask,
-                            calm:::ges_options(TRUE, 1000L, cached_inserts = cached), req, forb, mp)
+    run <- function(cached, budget = calm:::search_cache_budget) {
+      opt <- calm:::ges_options(TRUE, 1000L, cached_inserts = cached)
+      opt$cache_budget <- budget
+      calm:::cpp_ges_refine(s, start, bic_lambda(n, 2), mask, opt, req, forb, mp)
     }
     a <- run(TRUE)
     b <- run(FALSE)
     expect_gt(length(a$moves$type), 0)
     expect_identical(a, b)
+    # a score cache emptied after every move: the same search
+    expect_identical(run(TRUE, budget = 1), a)
+    if (is.null(req)) {
+      # a 0 x 0 start is the empty graph; with_dag = FALSE drops only the DAG
+      start <- matrix(0, 0, 0)
+      lean <- calm:::cpp_ges_refine(s, start, bic_lambda(n, 2), mask,
+                                    calm:::ges_options(TRUE, 1000L), NULL, NULL, mp, FALSE)
+      empty <- calm:::cpp_ges_refine(s, matrix(0, d, d), bic_lambda(n, 2), mask,
+                                     calm:::ges_options(TRUE, 1000L), NULL, NULL, mp)
+      expect_null(lean$dag)
+      empty["dag"] <- list(NULL)
+      expect_identical(lean, empty)
+    }
   }
 })
 
