@@ -293,7 +293,7 @@ void permutation_cases(std::mt19937_64& rng) {
       CHECK(B.allFinite() && om.allFinite() && (om.array() > 0).all());
       const Eigen::MatrixXd back = population_cov(B, om);
       CHECK((back - S).cwiseAbs().maxCoeff() <= 1e-8 * (1.0 + S.cwiseAbs().maxCoeff()));
-      CHECK(calm::is_dag((B.array() != 0).cast<int>().matrix()));
+      CHECK(calm::is_dag((B.array() != 0).cast<calm::GraphEntry>().matrix()));
     }
     calm::SubsetRegressions reg(S, 1e-8);
     CHECK(reg.d() == d);

@@ -150,7 +150,7 @@ calm::IntMatrix result_graph(const calm::CalmResult& res, const calm::CalmOption
     w(pb.from[e], pb.to[e]) = b != 0.0 ? b : std::numeric_limits<double>::min();
   }
   calm::make_acyclic(w);
-  return (w.array() != 0.0).cast<int>();
+  return (w.array() != 0.0).cast<calm::GraphEntry>();
 }
 
 void check_result(const calm::CalmResult& res, const calm::CalmOptions& opt, int d) {

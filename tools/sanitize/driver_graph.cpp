@@ -47,12 +47,12 @@ int main() {
     Eigen::MatrixXd w = a.cast<double>();
     if (d >= 2) w(ord[d - 1], ord[0]) = 0.01;
     auto removed = calm::make_acyclic(w);
-    IntMatrix wa = (w.array() != 0).cast<int>();
+    IntMatrix wa = (w.array() != 0).cast<calm::GraphEntry>();
     CHECK(calm::is_dag(wa));
     bool threw = false;
     if (d >= 2 && removed.empty()) {
       try {
-        calm::dag_to_cpdag((w.array() != 0).cast<int>());
+        calm::dag_to_cpdag((w.array() != 0).cast<calm::GraphEntry>());
       } catch (const std::invalid_argument&) {
         threw = true;
       }

@@ -66,7 +66,7 @@ void population_cases(std::mt19937_64& rng) {
     calm::IntMatrix a = random_dag_matrix(d, p, rng);
     Eigen::MatrixXd B = random_weights(a, rng);
     Eigen::MatrixXd corr = to_correlation(population_cov(B, noise_variances(d, 16.0, rng)));
-    calm::IntMatrix truth = calm::moral_graph(a);
+    const Eigen::MatrixXi truth = calm::moral_graph(a).cast<int>();
 
     calm::IambResult res = calm::iamb_all(corr, options(kInf, 0.01, -1), never);
     check_blankets(res, d, d - 1);
@@ -78,7 +78,7 @@ void population_cases(std::mt19937_64& rng) {
     ++runs;
     // Random weights are faithful with probability one, but an exact zero
     // test with a tolerance can still, rarely, disagree: count, do not fail.
-    if (!(and_graph(res, d) == truth) || !(prec.adjacency == truth)) ++mismatches;
+    if (!(and_graph(res, d).cast<int>() == truth) || !(prec.adjacency == truth)) ++mismatches;
 
     // A huge finite n runs ordinary Fisher-z tests on the same matrix.
     calm::IambResult big = calm::iamb_all(corr, options(1e12, 0.01, -1), never);

@@ -67,7 +67,7 @@ int main() {
     calm::BossOptions bo;
     bo.max_sweeps = 50;
     bo.tol = 1e-10;
-    bo.exact_limit = rep % 2 ? 0 : 14;
+    bo.exact_parents_max = rep % 2 ? 0 : 14;
     bo.grow_ratio = grow_ratio;
     bo.keep_graphs = true;  // every start's graph, as the minimum-risk step asks
     calm::BossResult b = calm::boss_search(score, full, starts, bo, {});
