@@ -58,7 +58,7 @@ Rcpp::List cpp_boss(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::Matri
   }
   calm::BossResult r =
       calm::boss_search(score, mask, st, opt, calm_glue::interrupt_check, kk);
-  // each d x d matrix is freed as soon as R has its copy (0.4 GB apiece in
+  // each d x d matrix is freed as soon as R has its copy (0.1 GB apiece in
   // C++, 0.8 GB in R, at 10,000 variables)
   mask = calm::IntMatrix();
   // with_dag = false: no member DAG for R (NULL), one d x d matrix less

@@ -70,7 +70,8 @@ struct GesOptions {
   bool cached_inserts = true;
   // bytes the local score's cache may hold before it is emptied (0: no
   // limit); results do not depend on it (emptied scores are recomputed, the
-  // same). GES from the empty graph at 10,000 variables filled gigabytes.
+  // same). The bound BOSS's caches have; its share of the peak memory at
+  // 10,000 variables has not been measured apart from the other changes.
   std::size_t cache_budget = 0;
   const Knowledge* knowledge = nullptr;  // background knowledge, if any
 };

@@ -96,7 +96,7 @@ OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_
         throw std::invalid_argument("knowledge and covariance differ in size");
   }
   // what every order must keep: required parents and earlier tiers first
-  // (without knowledge nothing: no d x d matrix, 0.4 GB at 10,000 variables)
+  // (without knowledge nothing: no d x d matrix, 0.1 GB at 10,000 variables)
   before_.assign(d, {});
   after_.assign(d, {});
   if (knowledge && (knowledge->required.size() != 0 || knowledge->precedes.size() != 0)) {
