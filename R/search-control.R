@@ -108,6 +108,11 @@
 #'   neighbour in it, so that their cost follows the moral graph's edges
 #'   rather than the square of the number of variables (`Inf`: every pair at
 #'   any size). The stage vignette gives the measurements.
+#' @param scan_beyond Above `all_pairs_max_d` variables, with a moral graph
+#'   estimated by IAMB: after BOSS, scan every pair for an edge whose single
+#'   insertion into the current graph would improve the score, let those
+#'   pairs be adjacent and run BOSS again from the current order, for a few
+#'   rounds while the score improves (default `TRUE`; `FALSE`: no scan).
 #' @param exact_parents_max Nodes with at most this many candidate parents
 #'   (default 14, at most 20) get exact best parent sets in BOSS; others use
 #'   grow-shrink trees. Exact tables take `2^exact_parents_max` entries per
@@ -190,7 +195,7 @@ search_control <- function(..., penalty_discount = "cv", penalty_grid = c(1.5, 2
                            penalty = "bic", gamma = "auto", forward = "auto", max_moves = 10000,
                            empty_start = TRUE, order_search = TRUE, order_starts = 10,
                            order_all_pairs = 250, order_free_starts = TRUE, order_wide_starts = 5,
-                           all_pairs_max_d = 500, exact_parents_max = 14, max_sweeps = 100,
+                           all_pairs_max_d = 500, scan_beyond = TRUE, exact_parents_max = 14, max_sweeps = 100,
                            grow_ratio = "auto", kicks = 20, kick_size = 5, exact_max_d = 20,
                            risk_starts = 20, risk_temperature = 4, risk_max_d = 150) {
   call <- environment()
@@ -245,7 +250,8 @@ search_fields <- function() {
   c("penalty_discount", "penalty_grid", "penalty_folds", "selection_splits", "selection_tie_se",
     "order_selection_keep_se", "provisional_gamma",
     "penalty", "gamma", "forward", "max_moves", "order_search", "empty_start", "exact_max_d",
-    "order_all_pairs", "order_free_starts", "order_wide_starts", "all_pairs_max_d", "order_starts",
+    "order_all_pairs", "order_free_starts", "order_wide_starts", "all_pairs_max_d", "scan_beyond",
+    "order_starts",
     "exact_parents_max", "max_sweeps", "grow_ratio",
     "kicks", "kick_size", "risk_starts", "risk_temperature", "risk_max_d")
 }
@@ -292,6 +298,7 @@ check_refine_settings <- function(x, call) {
                                     call = call),
     all_pairs_max_d = if (identical(x$all_pairs_max_d, Inf)) Inf else
       check_count(x$all_pairs_max_d, "all_pairs_max_d", min = 0, call = call),
+    scan_beyond = check_flag(x$scan_beyond, "scan_beyond", call = call),
     order_starts = check_count(x$order_starts, "order_starts", min = 1, max = 1e4, call = call),
     exact_parents_max = check_count(x$exact_parents_max, "exact_parents_max", min = 0, max = 20,
                                     call = call),

@@ -17,25 +17,6 @@ exact_search_budget <- 2 * 1024^3
 # graphs they grew to several GB. Results do not depend on it.
 search_cache_budget <- 1024^3
 
-# The options list cpp_ges_refine() reads (src/rcpp_search_ges.cpp, kGesFields).
-# `cached_inserts = FALSE` scores every insertion at every move (the same
-# moves, slower; tests compare the two).
-ges_options <- function(forward, max_moves, backward = TRUE, turning = TRUE,
-                        cached_inserts = TRUE) {
-  list(forward = forward, backward = backward, turning = turning, max_moves = max_moves,
-       tol = score_tol, cached_inserts = cached_inserts, cache_budget = search_cache_budget)
-}
-
-# GES moves from the CPDAG `cpdag` inside the symmetric mask `allowed`,
-# restricted to classes that obey the resolved knowledge `kn` (NULL: none).
-# `with_dag = FALSE`: no member DAG (`dag` is NULL). A 0 x 0 `cpdag`: the
-# empty graph.
-ges_moves <- function(sigma, cpdag, lambda, allowed, options, kn = NULL, max_parents = -1L,
-                      with_dag = TRUE) {
-  cpp_ges_refine(sigma, cpdag, lambda, allowed, options, kn$required, kn$forbidden, max_parents,
-                 with_dag)
-}
-
 # Runs the refinement from the DAG `dag` (0/1, named) on covariance `sigma`,
 # under the resolved background knowledge `kn` (NULL: none; see
 # resolve_knowledge()). Returns the refined DAG (a member of the refined
@@ -86,6 +67,13 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     clock[["boss_wide"]] <- state$wide_seconds
     clock[["boss"]] <- clock[["boss"]] - state$wide_seconds
   }
+  scan_run <- isTRUE(ctrl$search$scan_beyond) && ctx$extend &&
+    ctx$d > ctrl$search$all_pairs_max_d
+  if (scan_run) {
+    phase("refinement: BOSS beyond the pairs, led by the score")
+    state <- refine_scan_beyond(ctx, state)
+  }
+  lap("scan")
   exact_run <- ctx$d <= ctrl$search$exact_max_d && exact_pays(state)
   phase("refinement: exact search and minimum risk")
   if (exact_run) state <- refine_exact(ctx, state)
@@ -97,6 +85,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   # the stages that ran, in order (the record's `stages`)
   ran <- c(ges_start = TRUE, ges_empty = isTRUE(ctrl$search$empty_start),
            boss = isTRUE(ctrl$search$order_search), boss_wide = !is.null(state$wide_seconds),
+           scan = scan_run,
            exact = exact_run, min_risk = min_risk_run)
   nm <- ctx$nm
   # the pairs beyond the moral graph are not needed any more: free them
@@ -144,9 +133,9 @@ no_phase <- function(phase = NULL) invisible()
 # progressr handlers (progressr::with_progress(calm(x)), or
 # progressr::handlers(global = TRUE)): each call names the phase that
 # starts; a call without a phase fills the bar. FIT_PHASES is the most a fit
-# reports (covariance, moral graph, continuous phase, penalty, the four of
+# reports (covariance, moral graph, continuous phase, penalty, the five of
 # each refinement, the choice in order).
-FIT_PHASES <- 13L
+FIT_PHASES <- 15L
 fit_progress <- function() {
   # finished when calm() returns (or fails), not when this function does
   p <- progressr::progressor(steps = FIT_PHASES, envir = parent.frame())
@@ -234,13 +223,6 @@ widen_pairs <- function(allowed, g) {
 refine_grow_ratio <- function(ratio, n, d) {
   if (!identical(ratio, "auto")) return(ratio)
   if (n <= d) 0.5 else 1
-}
-
-# GES moves of the refinement from the CPDAG `cp` inside `allowed`.
-refine_ges <- function(ctx, cp, allowed, forward = ctx$forward) {
-  # the stages read the CPDAG only
-  ges_moves(ctx$sigma, cp, ctx$lambda, allowed, ges_options(forward, ctx$ctrl$search$max_moves),
-            ctx$kn, ctx$mp, with_dag = FALSE)
 }
 
 # A second start that does not depend on the continuous phase: greedy
@@ -450,18 +432,6 @@ refine_exact <- function(ctx, state) {
     state$score <- ex$score
   }
   state
-}
-
-# A member DAG of the class of `cpdag` that obeys the knowledge `kn` (any
-# consistent extension when `kn` is NULL).
-member_dag <- function(cpdag, kn = NULL) {
-  dag <- if (is.null(kn)) {
-    cpp_pdag_extension(cpdag)
-  } else {
-    cpp_knowledge_extension(cpdag, kn$required, kn$forbidden)
-  }
-  if (is.null(dag)) cli::cli_abort("internal error: the refined graph has no member that obeys the knowledge.")
-  dag
 }
 
 # The moves reported by cpp_ges_refine() as a data frame with node names.

@@ -2,8 +2,8 @@
 # its stages (R/search-refine.R) and its last step, the minimum-risk
 # choice (R/search-risk.R), both call these; they call neither, so the
 # call graph has no loop. A stage's row in the record of moves, whether
-# BOSS looks at every pair, and one BOSS run on the refinement's context
-# (refine_context()).
+# BOSS looks at every pair, one BOSS run and GES moves on the refinement's
+# context (refine_context()), and a member DAG of a class.
 
 # One row of the refinement's record of moves for a whole stage.
 stage_move <- function(type, what, delta) {
@@ -38,4 +38,42 @@ refine_boss <- function(ctx, mask, starts, bes, ratio, keep_graphs = FALSE) {
   # the stages read the CPDAG only (a d x d matrix less to hold at scale)
   out$dag <- NULL
   out
+}
+
+# A member DAG of the class of `cpdag` that obeys the knowledge `kn` (any
+# consistent extension when `kn` is NULL).
+member_dag <- function(cpdag, kn = NULL) {
+  dag <- if (is.null(kn)) {
+    cpp_pdag_extension(cpdag)
+  } else {
+    cpp_knowledge_extension(cpdag, kn$required, kn$forbidden)
+  }
+  if (is.null(dag)) cli::cli_abort("internal error: the refined graph has no member that obeys the knowledge.")
+  dag
+}
+
+# The options list cpp_ges_refine() reads (src/rcpp_search_ges.cpp, kGesFields).
+# `cached_inserts = FALSE` scores every insertion at every move (the same
+# moves, slower; tests compare the two).
+ges_options <- function(forward, max_moves, backward = TRUE, turning = TRUE,
+                        cached_inserts = TRUE) {
+  list(forward = forward, backward = backward, turning = turning, max_moves = max_moves,
+       tol = score_tol, cached_inserts = cached_inserts, cache_budget = search_cache_budget)
+}
+
+# GES moves from the CPDAG `cpdag` inside the symmetric mask `allowed`,
+# restricted to classes that obey the resolved knowledge `kn` (NULL: none).
+# `with_dag = FALSE`: no member DAG (`dag` is NULL). A 0 x 0 `cpdag`: the
+# empty graph.
+ges_moves <- function(sigma, cpdag, lambda, allowed, options, kn = NULL, max_parents = -1L,
+                      with_dag = TRUE) {
+  cpp_ges_refine(sigma, cpdag, lambda, allowed, options, kn$required, kn$forbidden, max_parents,
+                 with_dag)
+}
+
+# GES moves of the refinement from the CPDAG `cp` inside `allowed`.
+refine_ges <- function(ctx, cp, allowed, forward = ctx$forward) {
+  # the stages read the CPDAG only
+  ges_moves(ctx$sigma, cp, ctx$lambda, allowed, ges_options(forward, ctx$ctrl$search$max_moves),
+            ctx$kn, ctx$mp, with_dag = FALSE)
 }

@@ -426,6 +426,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_improving_insertions
+Rcpp::IntegerMatrix cpp_improving_insertions(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> dag, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, int max_parents);
+RcppExport SEXP _calm_cpp_improving_insertions(SEXP covSEXP, SEXP dagSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP max_parentsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type dag(dagSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_improving_insertions(cov, dag, allowed, lambda, max_parents));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_dag_local_scores
 Rcpp::List cpp_dag_local_scores(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> adj, double lambda, int max_parents);
 RcppExport SEXP _calm_cpp_dag_local_scores(SEXP covSEXP, SEXP adjSEXP, SEXP lambdaSEXP, SEXP max_parentsSEXP) {
@@ -499,6 +513,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_ges_best_move", (DL_FUNC) &_calm_cpp_ges_best_move, 6},
     {"_calm_cpp_ges_refine", (DL_FUNC) &_calm_cpp_ges_refine, 9},
     {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 5},
+    {"_calm_cpp_improving_insertions", (DL_FUNC) &_calm_cpp_improving_insertions, 5},
     {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 4},
     {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 5},
     {"_calm_cpp_heldout_loglik", (DL_FUNC) &_calm_cpp_heldout_loglik, 5},

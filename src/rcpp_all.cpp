@@ -15,4 +15,5 @@
 #include "rcpp_knowledge.cpp"
 #include "rcpp_search_score.cpp"
 #include "rcpp_search_order.cpp"
+#include "rcpp_search_scan.cpp"
 #include "RcppExports.cpp"

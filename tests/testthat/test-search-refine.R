@@ -340,11 +340,13 @@ test_that("above all_pairs_max_d variables the steps beyond the moral graph use 
   expect_equal(search_control()$all_pairs_max_d, 500)
   expect_error(search_control(all_pairs_max_d = -1), class = "calm_error_argument")
   expect_error(search_control(all_pairs_max_d = "many"), "all_pairs_max_d")
-  # a fit above the limit refines inside the two-hop pairs: its graph's
-  # adjacencies outside the moral graph share a neighbour in it
+  # a fit above the limit refines inside the two-hop pairs (without the
+  # scan beyond them, test-search-scan.R): its graph's adjacencies outside
+  # the moral graph share a neighbour in it
   set.seed(61)
   sem <- simulate_sem(40, k = 1, n = 400)
-  fit <- calm(sem$x, verbose = FALSE, search = search_control(all_pairs_max_d = 10))
+  fit <- calm(sem$x, verbose = FALSE,
+              search = search_control(all_pairs_max_d = 10, scan_beyond = FALSE))
   mg <- as_amat(fit$moral)
   within <- calm:::two_hop_pairs(mg)
   skel <- pmax(fit$amat, t(fit$amat))

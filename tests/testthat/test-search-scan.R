@@ -1,0 +1,110 @@
+# The scan beyond the refinement's pairs (R/search-scan.R, src/search_scan.cpp).
+
+# The improving insertions computed in R: for each j, the partial
+# correlation of every i with j given j's parents in `dag`.
+insertions_in_r <- function(sigma, dag, lambda, allowed) {
+  d <- ncol(sigma)
+  hits <- list()
+  for (j in seq_len(d)) {
+    pa <- which(dag[, j] != 0)
+    if (length(pa)) {
+      k <- solve(sigma[pa, pa, drop = FALSE], sigma[pa, , drop = FALSE])
+      rj <- sigma[, j] - crossprod(sigma[pa, , drop = FALSE], k[, j])[, 1]
+      vi <- diag(sigma) - colSums(sigma[pa, , drop = FALSE] * k)
+    } else {
+      rj <- sigma[, j]
+      vi <- diag(sigma)
+    }
+    r2 <- rj^2 / (vi * rj[j])
+    r2[c(j, pa)] <- 0
+    r2[allowed[, j] != 0] <- 0
+    i <- which(-0.5 * log1p(-r2) > lambda)
+    if (length(i)) hits[[length(hits) + 1L]] <- cbind(i, j)
+  }
+  out <- do.call(rbind, hits)
+  if (is.null(out)) matrix(0L, 0, 2) else out
+}
+
+sorted_pairs <- function(p) unname(p[order(p[, 2], p[, 1]), , drop = FALSE] * 1L)
+
+test_that("the scan finds the insertions that improve the score, as computed in R", {
+  set.seed(11)
+  sem <- simulate_sem(30, k = 2, n = 300)
+  sigma <- stats::cov(sem$x)
+  lambda <- bic_lambda(300, 2)
+  # a wrong DAG and a random mask, so that there is something to find
+  dag <- simulate_dag(30, k = 1)
+  allowed <- matrix(stats::rbinom(900, 1, 0.2), 30, 30)
+  allowed <- pmax(allowed, t(allowed))
+  diag(allowed) <- 0
+  got <- calm:::insertion_gains(sigma, dag, lambda, allowed)
+  want <- insertions_in_r(sigma, dag, lambda, allowed)
+  expect_gt(nrow(want), 0)
+  expect_identical(sorted_pairs(got), sorted_pairs(want))
+  # every pair found lowers the DAG's score when its edge is added (where
+  # the result is a DAG)
+  base <- score_dag(dag, cov = sigma, n = 300, edge_penalty = lambda)
+  for (k in seq_len(min(nrow(got), 20))) {
+    g <- dag
+    g[got[k, 1], got[k, 2]] <- 1
+    if (is_dag(g)) expect_lt(c(score_dag(g, cov = sigma, n = 300, edge_penalty = lambda)), c(base))
+  }
+  # nothing is found inside the allowed pairs, or when every pair is allowed
+  expect_true(all(allowed[got] == 0))
+  full <- matrix(1, 30, 30) - diag(30)
+  expect_identical(nrow(calm:::insertion_gains(sigma, dag, lambda, full)), 0L)
+})
+
+test_that("a parent limit stops the scan at nodes that have reached it", {
+  set.seed(12)
+  sem <- simulate_sem(15, k = 2, n = 200)
+  sigma <- stats::cov(sem$x)
+  dag <- (sem$B != 0) * 1
+  none <- matrix(0, 15, 15)
+  hits <- calm:::insertion_gains(sigma, matrix(0, 15, 15), 1e-4, none, max_parents = 0L)
+  expect_identical(nrow(hits), 0L)
+  hits1 <- calm:::insertion_gains(sigma, matrix(0, 15, 15), 1e-4, none, max_parents = 1L)
+  expect_gt(nrow(hits1), 0)
+})
+
+test_that("the scan runs above all_pairs_max_d and never scores worse than without it", {
+  set.seed(13)
+  sem <- simulate_sem(40, k = 2, n = 300)
+  ctl <- function(scan) {
+    search_control(all_pairs_max_d = 10, scan_beyond = scan, risk_max_d = 0)
+  }
+  set.seed(14)
+  on <- calm(sem$x, verbose = FALSE, search = ctl(TRUE))
+  set.seed(14)
+  off <- calm(sem$x, verbose = FALSE, search = ctl(FALSE))
+  expect_true("scan" %in% on$refine$stages)
+  expect_false("scan" %in% off$refine$stages)
+  expect_true("scan" %in% names(on$refine$stage_seconds))
+  expect_lte(on$refine$score_best, off$refine$score_best + 1e-10)
+  # at or below the limit the scan does not run
+  set.seed(14)
+  small <- calm(sem$x, verbose = FALSE, search = search_control(scan_beyond = TRUE))
+  expect_false("scan" %in% small$refine$stages)
+})
+
+test_that("the scan keeps to background knowledge", {
+  set.seed(15)
+  sem <- simulate_sem(30, k = 2, n = 300)
+  nm <- colnames(sem$x)
+  # forbid, both ways, every pair outside a small band: the scan may not
+  # open any of them
+  forb <- matrix(1, 30, 30, dimnames = list(nm, nm))
+  forb[abs(row(forb) - col(forb)) <= 3] <- 0
+  kn <- background_knowledge(forbidden = forb)
+  set.seed(16)
+  fit <- calm(sem$x, verbose = FALSE, knowledge = kn,
+              search = search_control(all_pairs_max_d = 10))
+  expect_true(all(fit$refine$mask[forb != 0 & t(forb) != 0] == 0))
+  expect_true(all(fit$amat[forb != 0] == 0))
+})
+
+test_that("scan_beyond is checked", {
+  expect_true(search_control()$scan_beyond)
+  expect_error(search_control(scan_beyond = NA), class = "calm_error_argument")
+  expect_error(search_control(scan_beyond = "yes"), "scan_beyond")
+})
