@@ -53,6 +53,7 @@ large_stage_table <- function(large) {
               "GES from the empty graph" = "s_refine_ges_empty",
               "BOSS inside the moral graph" = "s_refine_boss",
               "BOSS beyond the moral graph" = "s_refine_boss_wide",
+              "scan beyond the pairs" = "s_refine_scan",
               "second refinement" = "s_refine_again", "whole fit" = "seconds")
   stages <- stages[stages %in% names(calm)]
   sizes <- unique(calm[c("d", "n")])
