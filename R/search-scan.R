@@ -55,10 +55,8 @@ refine_scan_beyond <- function(ctx, state) {
     state$score <- r2$score_after
   }
   if (gain < 0) {
-    state$moves <- rbind(state$moves,
-                         stage_move("order", sprintf("BOSS beyond the pairs, %d rounds, %d pairs added by the score",
-                                                     rounds, added), gain))
+    what <- sprintf("BOSS beyond the pairs, %d rounds, %d pairs added by the score", rounds, added)
+    state$moves <- rbind(state$moves, stage_move("order", what, gain))
   }
-  state$scan_rounds <- rounds
   state
 }

@@ -9,10 +9,29 @@ large_msd <- function(v, digits = 1) {
   sprintf(paste0("%.", digits, "f +/- %.", digits, "f"), mean(v), stats::sd(v) / sqrt(length(v)))
 }
 
+# The rows of `large` without calm's default fits of a (d, n, kind) cell
+# that a later run (by its provenance date) fitted again with a newer
+# build: each cell shows the newest build's fits.
+large_latest <- function(large) {
+  prov <- attr(large, "provenance")
+  date <- vapply(large$run, function(r) {
+    d <- prov[[r]]$date
+    if (is.null(d)) "" else as.character(d)
+  }, "")
+  cell <- paste(large$d, large$n, large$kind)
+  is_def <- large$method == "default"
+  newest <- tapply(date[is_def], cell[is_def], max)
+  keep <- !is_def | date == newest[cell]
+  out <- large[keep, ]
+  attr(out, "provenance") <- prov
+  out
+}
+
 # One row per (d, n, kind): data sets, calm's mean seconds, SHD and peak
 # memory, and those of each peer that ran, with calm minus the peer's SHD
 # paired over the same data sets.
 large_table <- function(large, peers = c("ges4", "ges2", "ges4d", "ges2d")) {
+  large <- large_latest(large)
   # the cells where calm's default ran (ablation runs have other methods)
   cells <- unique(large[large$method == "default", c("d", "n", "kind")])
   cells <- cells[order(cells$d, -cells$n, cells$kind), ]
@@ -47,6 +66,7 @@ large_table <- function(large, peers = c("ges4", "ges2", "ges4d", "ges2d")) {
 # second refinement (the stored runs recorded the second one's steps where
 # it ran).
 large_stage_table <- function(large) {
+  large <- large_latest(large)
   calm <- large[large$method == "default", ]
   stages <- c(covariance = "s_covariance", moral = "s_moral", continuous = "s_continuous",
               penalty = "s_penalty", "GES moves from the start" = "s_refine_ges_start",
