@@ -10,18 +10,15 @@ large_msd <- function(v, digits = 1) {
 }
 
 # The rows of `large` without calm's default fits of a (d, n, kind) cell
-# that a later run (by its provenance date) fitted again with a newer
-# build: each cell shows the newest build's fits.
+# that a run stored later fitted again (runs are stored in the order they
+# were made, each with a newer build): each cell shows the newest fits.
 large_latest <- function(large) {
   prov <- attr(large, "provenance")
-  date <- vapply(large$run, function(r) {
-    d <- prov[[r]]$date
-    if (is.null(d)) "" else as.character(d)
-  }, "")
+  stored <- match(large$run, names(prov))
   cell <- paste(large$d, large$n, large$kind)
   is_def <- large$method == "default"
-  newest <- tapply(date[is_def], cell[is_def], max)
-  keep <- !is_def | date == newest[cell]
+  newest <- tapply(stored[is_def], cell[is_def], max)
+  keep <- !is_def | stored == newest[cell]
   out <- large[keep, ]
   attr(out, "provenance") <- prov
   out

@@ -13,6 +13,7 @@
 #include "graph_core.h"
 #include "search_score.h"
 #include "search_order.h"
+#include "search_scan.h"
 #include "sanitize_check.h"
 
 using calm::IntMatrix;
@@ -48,6 +49,23 @@ int main() {
     CHECK(g.score_after <= g.score_before + 1e-12);
     IntMatrix ext;
     CHECK(calm::pdag_extension(g.cpdag, ext));
+    {
+      // the scan beyond the pairs: nothing where every pair is allowed, and
+      // with none allowed only new edges, each lowering its head's score
+      const Eigen::MatrixXd dag = ext.cast<double>();
+      const Eigen::MatrixXd all = full.cast<double>();
+      CHECK(calm::improving_insertions(score, dag, all, {}).empty());
+      const Eigen::MatrixXd none = Eigen::MatrixXd::Zero(d, d);
+      for (const auto& ij : calm::improving_insertions(score, dag, none, {})) {
+        CHECK(ij.first != ij.second && ext(ij.first, ij.second) == 0);
+        std::vector<int> pa;
+        for (int i = 0; i < d; ++i)
+          if (ext(i, ij.second) != 0) pa.push_back(i);
+        const double before = score.local(ij.second, pa);
+        pa.push_back(ij.first);
+        CHECK(score.local(ij.second, pa) < before);
+      }
+    }
     CHECK(calm::is_dag(ext));
     std::vector<int> order(d);
     for (int i = 0; i < d; ++i) order[i] = d - 1 - i;
