@@ -108,12 +108,16 @@ rows <- list()
 for (d in ds) for (kind in kinds) for (r in seq_len(a$graphs)) for (m in methods) {
   seed <- a$first_seed + r - 1L
   n <- if (a$n > 0) a$n else 2 * d
+  err <- tempfile(fileext = ".txt")
   res <- system2(file.path(R.home("bin"), "Rscript"),
-                 c(script, d, kind, seed, m, n, realistic), stdout = TRUE, stderr = FALSE,
+                 c(script, d, kind, seed, m, n, realistic), stdout = TRUE, stderr = err,
                  env = "OPENBLAS_NUM_THREADS=1")
   line <- grep("^RESULT ", res, value = TRUE)
   if (!length(line)) {
-    cat(sprintf("d %d %s seed %d %s: the fit failed\n", d, kind, seed, m))
+    # the child's last messages say why (an error, the memory guard, a kill)
+    cat(sprintf("d %d %s seed %d %s: the fit failed (exit status %s); its stderr ends:\n",
+                d, kind, seed, m, format(attr(res, "status"))))
+    writeLines(paste("  ", utils::tail(readLines(err), 8)))
     next
   }
   kv <- strsplit(strsplit(sub("^RESULT ", "", line), ";")[[1]], "=")
