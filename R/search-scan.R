@@ -18,6 +18,28 @@ insertion_gains <- function(sigma, dag, lambda, allowed, max_parents = -1L) {
   cpp_improving_insertions(sigma, dag, allowed, lambda, max_parents)
 }
 
+# The pairs (i, j) outside `allowed`, i != j, joined by a directed path
+# i -> k -> j in `dag`: a two-column matrix (from, to). Where a child k
+# nearly determines its parent j, the search often reverses the edge and
+# hangs j's parents on k; j's true parents are then its grandparents, and no
+# single insertion into j pays while k is its parent (on one scale-free
+# graph of 1000 variables, 10 true parents of one node sat on its child).
+# The cost is the sum over nodes of their parents' in-degrees; the DAG is
+# read one column at a time (no second d x d matrix).
+two_step_pairs <- function(dag, allowed) {
+  d <- ncol(dag)
+  pa <- lapply(seq_len(d), function(j) which(dag[, j] != 0))
+  found <- lapply(seq_len(d), function(j) {
+    g <- unique(unlist(pa[pa[[j]]], use.names = FALSE))
+    g <- g[g != j]
+    g <- g[allowed[g, j] == 0]
+    if (length(g)) cbind(g, j)
+  })
+  out <- do.call(rbind, found)
+  if (is.null(out)) return(matrix(0L, 0, 2))
+  unname(out)
+}
+
 # Rounds of: scan, widen `allowed` by the pairs found, then BOSS from the
 # current graph's order inside the wider pairs and GES moves from its graph,
 # which replaces the current class when it scores better; else the rounds
@@ -35,7 +57,9 @@ refine_scan_beyond <- function(ctx, state) {
   gain <- 0
   for (round in seq_len(SCAN_ROUNDS)) {
     dag <- member_dag(state$cpdag, ctx$kn)
-    hits <- insertion_gains(ctx$sigma, dag, ctx$lambda, state$allowed, ctx$mp)
+    hits <- rbind(insertion_gains(ctx$sigma, dag, ctx$lambda, state$allowed, ctx$mp),
+                  two_step_pairs(dag, state$allowed))
+    hits <- hits[!duplicated(hits), , drop = FALSE]
     if (!is.null(ctx$kn)) {
       both <- ctx$kn$forbidden[hits] != 0 & ctx$kn$forbidden[hits[, 2:1, drop = FALSE]] != 0
       hits <- hits[!both, , drop = FALSE]
@@ -55,7 +79,7 @@ refine_scan_beyond <- function(ctx, state) {
     state$score <- r2$score_after
   }
   if (gain < 0) {
-    what <- sprintf("BOSS beyond the pairs, %d rounds, %d pairs added by the score", rounds, added)
+    what <- sprintf("BOSS beyond the pairs, %d rounds, %d pairs added by the score and two-step paths", rounds, added)
     state$moves <- rbind(state$moves, stage_move("order", what, gain))
   }
   state

@@ -55,6 +55,26 @@ test_that("the scan finds the insertions that improve the score, as computed in 
   expect_identical(nrow(calm:::insertion_gains(sigma, dag, lambda, full)), 0L)
 })
 
+test_that("two-step pairs are the paths i -> k -> j of the DAG outside the allowed pairs", {
+  set.seed(15)
+  dag <- simulate_dag(40, k = 2)
+  allowed <- matrix(stats::rbinom(1600, 1, 0.1), 40, 40)
+  allowed <- pmax(allowed, t(allowed))
+  diag(allowed) <- 0
+  got <- calm:::two_step_pairs(dag, allowed)
+  # the reference: the nonzero entries of the DAG's square
+  want <- which((dag %*% dag) != 0 & allowed == 0, arr.ind = TRUE)
+  expect_gt(nrow(want), 0)
+  expect_identical(sorted_pairs(got), sorted_pairs(want))
+  expect_true(all(allowed[got] == 0))
+  # none where every pair is allowed, or in a graph without paths of length 2
+  full <- matrix(1, 40, 40) - diag(40)
+  expect_identical(nrow(calm:::two_step_pairs(dag, full)), 0L)
+  star <- matrix(0, 5, 5)
+  star[2:5, 1] <- 1
+  expect_identical(nrow(calm:::two_step_pairs(star, matrix(0, 5, 5))), 0L)
+})
+
 test_that("a parent limit stops the scan at nodes that have reached it", {
   set.seed(12)
   sem <- simulate_sem(15, k = 2, n = 200)
