@@ -111,8 +111,9 @@
 #' @param scan_beyond Above `all_pairs_max_d` variables, with a moral graph
 #'   estimated by IAMB: after BOSS, scan every pair for an edge whose single
 #'   insertion into the current graph would improve the score, let those
-#'   pairs be adjacent and run BOSS again from the current order, for a few
-#'   rounds while the score improves (default `TRUE`; `FALSE`: no scan).
+#'   pairs and those joined by a path of two edges in the current graph be
+#'   adjacent and run BOSS again from the current order, for a few rounds
+#'   while the score improves (default `TRUE`; `FALSE`: no scan).
 #' @param exact_parents_max Nodes with at most this many candidate parents
 #'   (default 14, at most 20) get exact best parent sets in BOSS; others use
 #'   grow-shrink trees. Exact tables take `2^exact_parents_max` entries per
