@@ -71,6 +71,12 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     ctx$d > ctrl$search$all_pairs_max_d
   if (scan_run) {
     phase("refinement: BOSS beyond the pairs, led by the score")
+    # the two-hop pairs serve only the exact and minimum-risk steps after
+    # it: where neither runs, their d x d matrix is freed first
+    if (ctx$d > ctrl$search$exact_max_d && !min_risk_applies(ctx)) {
+      ctx$complete <- NULL
+      release_memory(ctx$d)
+    }
     state <- refine_scan_beyond(ctx, state)
   }
   lap("scan")
