@@ -122,16 +122,6 @@ start_cpdag <- function(dag) {
   cp
 }
 
-# Frees R's garbage at scale: above RELEASE_MEMORY_D variables each d x d
-# matrix a stage leaves behind is hundreds of MB (0.8 GB at d = 10000),
-# and R would otherwise keep them until its heap fills, raising the fit's
-# peak memory; a collection there takes well under a second.
-RELEASE_MEMORY_D <- 2000
-release_memory <- function(d) {
-  if (d > RELEASE_MEMORY_D) gc(verbose = FALSE)
-  invisible()
-}
-
 # A phase callback that reports nothing (see fit_progress()).
 no_phase <- function(phase = NULL) invisible()
 

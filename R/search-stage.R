@@ -77,3 +77,13 @@ refine_ges <- function(ctx, cp, allowed, forward = ctx$forward) {
   ges_moves(ctx$sigma, cp, ctx$lambda, allowed, ges_options(forward, ctx$ctrl$search$max_moves),
             ctx$kn, ctx$mp, with_dag = FALSE)
 }
+
+# Frees R's garbage at scale: above RELEASE_MEMORY_D variables each d x d
+# matrix a stage leaves behind is hundreds of MB (0.8 GB at d = 10000),
+# and R would otherwise keep them until its heap fills, raising the fit's
+# peak memory; a collection there takes well under a second.
+RELEASE_MEMORY_D <- 2000
+release_memory <- function(d) {
+  if (d > RELEASE_MEMORY_D) gc(verbose = FALSE)
+  invisible()
+}
