@@ -71,12 +71,8 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     ctx$d > ctrl$search$all_pairs_max_d
   if (scan_run) {
     phase("refinement: BOSS beyond the pairs, led by the score")
-    # the two-hop pairs serve only the exact and minimum-risk steps after
-    # it: where neither runs, their d x d matrix is freed first
-    if (ctx$d > ctrl$search$exact_max_d && !min_risk_applies(ctx)) {
-      ctx$complete <- NULL
-      release_memory(ctx$d)
-    }
+    ctx <- scan_context(ctx)
+    release_memory(ctx$d)
     state <- refine_scan_beyond(ctx, state)
   }
   lap("scan")
@@ -168,6 +164,14 @@ refine_context <- function(sigma, mask, lambda, ctrl, n, extend, kn, forward) {
        grow_ratio = refine_grow_ratio(ctrl$search$grow_ratio, n, d),
        extend = extend, forward = forward, nm = colnames(sigma), d = d, allowed = allowed,
        complete = complete)
+}
+
+# The context of the scan's rounds: the two-hop pairs serve only the exact
+# and minimum-risk steps after it, so where neither runs their d x d matrix
+# is dropped (freed once the caller's context is replaced).
+scan_context <- function(ctx) {
+  if (ctx$d > ctx$ctrl$search$exact_max_d && !min_risk_applies(ctx)) ctx$complete <- NULL
+  ctx
 }
 
 # The pairs that the steps beyond an estimated moral graph (GES from the
