@@ -114,6 +114,11 @@
 #'   pairs and those joined by a path of two edges in the current graph be
 #'   adjacent and run BOSS again from the current order, for a few rounds
 #'   while the score improves (default `TRUE`; `FALSE`: no scan).
+#' @param scan_kicks After the scan's rounds, the number of kicks (each moves
+#'   20 variables of the best order to random places and runs BOSS again,
+#'   inside the widened pairs; kept when the score improves) (default 50;
+#'   `0`: none). They leave local optima around hubs of scale-free graphs;
+#'   the stage vignette gives what they buy and cost.
 #' @param exact_parents_max Nodes with at most this many candidate parents
 #'   (default 14, at most 20) get exact best parent sets in BOSS; others use
 #'   grow-shrink trees. Exact tables take `2^exact_parents_max` entries per
@@ -196,7 +201,8 @@ search_control <- function(..., penalty_discount = "cv", penalty_grid = c(1.5, 2
                            penalty = "bic", gamma = "auto", forward = "auto", max_moves = 10000,
                            empty_start = TRUE, order_search = TRUE, order_starts = 10,
                            order_all_pairs = 250, order_free_starts = TRUE, order_wide_starts = 5,
-                           all_pairs_max_d = 500, scan_beyond = TRUE, exact_parents_max = 14, max_sweeps = 100,
+                           all_pairs_max_d = 500, scan_beyond = TRUE, scan_kicks = 50,
+                           exact_parents_max = 14, max_sweeps = 100,
                            grow_ratio = "auto", kicks = 20, kick_size = 5, exact_max_d = 20,
                            risk_starts = 20, risk_temperature = 4, risk_max_d = 150) {
   call <- environment()
@@ -252,7 +258,7 @@ search_fields <- function() {
     "order_selection_keep_se", "provisional_gamma",
     "penalty", "gamma", "forward", "max_moves", "order_search", "empty_start", "exact_max_d",
     "order_all_pairs", "order_free_starts", "order_wide_starts", "all_pairs_max_d", "scan_beyond",
-    "order_starts",
+    "scan_kicks", "order_starts",
     "exact_parents_max", "max_sweeps", "grow_ratio",
     "kicks", "kick_size", "risk_starts", "risk_temperature", "risk_max_d")
 }
@@ -300,6 +306,7 @@ check_refine_settings <- function(x, call) {
     all_pairs_max_d = if (identical(x$all_pairs_max_d, Inf)) Inf else
       check_count(x$all_pairs_max_d, "all_pairs_max_d", min = 0, call = call),
     scan_beyond = check_flag(x$scan_beyond, "scan_beyond", call = call),
+    scan_kicks = check_count(x$scan_kicks, "scan_kicks", min = 0, max = 1e5, call = call),
     order_starts = check_count(x$order_starts, "order_starts", min = 1, max = 1e4, call = call),
     exact_parents_max = check_count(x$exact_parents_max, "exact_parents_max", min = 0, max = 20,
                                     call = call),

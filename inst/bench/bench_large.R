@@ -14,7 +14,8 @@
 # graphs: data sets per (d, kind) (default 3); d: default 1000,2000; kinds:
 # er1, sf (default both); methods, comma-separated (default "default"):
 # default (calm()), noscan (calm() without the scan beyond the moral graph's
-# pairs: search_control(scan_beyond = FALSE)), spread (calm() under
+# pairs: search_control(scan_beyond = FALSE)), nokicks (calm() without the
+# kicks after the scan: search_control(scan_kicks = 0)), spread (calm() under
 # future::plan(multisession, workers = 2)), boss2, boss3, boss4 (boss() over all pairs at penalty
 # discount 2, 3, 4), ges2, ges4 (pcalg's GES, ges_pcalg(), at discount 2
 # and 4), ges2d, ges4d (pcalg::ges() called directly, which takes n <= d); first_seed: default 61001 (data set r of a setting uses
@@ -68,6 +69,8 @@ fit <- switch(m,
   default = , spread = calm(x, verbose = FALSE),
   noscan = calm(x, verbose = FALSE,
                 control = calm_control(search = search_control(scan_beyond = FALSE))),
+  nokicks = calm(x, verbose = FALSE,
+                 control = calm_control(search = search_control(scan_kicks = 0))),
   boss2 = boss(x, control = search_control(penalty_discount = 2)),
   boss3 = boss(x, control = search_control(penalty_discount = 3)),
   boss4 = boss(x, control = search_control(penalty_discount = 4)),

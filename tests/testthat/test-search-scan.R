@@ -55,24 +55,34 @@ test_that("the scan finds the insertions that improve the score, as computed in 
   expect_identical(nrow(calm:::insertion_gains(sigma, dag, lambda, full)), 0L)
 })
 
-test_that("two-step pairs are the paths i -> k -> j of the DAG outside the allowed pairs", {
+test_that("two-step pairs are paths i -> k -> j and co-parents outside the allowed pairs", {
   set.seed(15)
   dag <- simulate_dag(40, k = 2)
   allowed <- matrix(stats::rbinom(1600, 1, 0.1), 40, 40)
   allowed <- pmax(allowed, t(allowed))
   diag(allowed) <- 0
   got <- calm:::two_step_pairs(dag, allowed)
-  # the reference: the nonzero entries of the DAG's square
-  want <- which((dag %*% dag) != 0 & allowed == 0, arr.ind = TRUE)
-  expect_gt(nrow(want), 0)
-  expect_identical(sorted_pairs(got), sorted_pairs(want))
+  # the reference: the nonzero entries of the DAG's square (paths), and of
+  # dag %*% t(dag) off the diagonal (common children), as unordered pairs
+  paths <- (dag %*% dag) != 0
+  co <- (dag %*% t(dag)) != 0 & row(dag) != col(dag)
+  want <- which((paths | co) & allowed == 0, arr.ind = TRUE)
+  unordered <- function(p) sorted_pairs(unique(cbind(pmin(p[, 1], p[, 2]), pmax(p[, 1], p[, 2]))))
+  expect_gt(sum(co & !paths & !t(paths) & allowed == 0), 0)
+  expect_identical(unordered(got), unordered(want))
+  # every directed path outside the pairs is there in its direction
+  expect_true(all(paste(which(paths & allowed == 0, arr.ind = TRUE)[, 1],
+                        which(paths & allowed == 0, arr.ind = TRUE)[, 2]) %in%
+                    paste(got[, 1], got[, 2])))
   expect_true(all(allowed[got] == 0))
   # none where every pair is allowed, or in a graph without paths of length 2
   full <- matrix(1, 40, 40) - diag(40)
   expect_identical(nrow(calm:::two_step_pairs(dag, full)), 0L)
+  # a node's children are not paired (siblings), its parents are
   star <- matrix(0, 5, 5)
-  star[2:5, 1] <- 1
+  star[1, 2:5] <- 1
   expect_identical(nrow(calm:::two_step_pairs(star, matrix(0, 5, 5))), 0L)
+  expect_identical(nrow(calm:::two_step_pairs(t(star), matrix(0, 5, 5))), 6L)
 })
 
 test_that("a parent limit stops the scan at nodes that have reached it", {
@@ -121,6 +131,27 @@ test_that("the scan keeps to background knowledge", {
               search = search_control(all_pairs_max_d = 10))
   expect_true(all(fit$refine$mask[forb != 0 & t(forb) != 0] == 0))
   expect_true(all(fit$amat[forb != 0] == 0))
+})
+
+test_that("the scan's kicks never score worse than none, and run only when asked", {
+  set.seed(17)
+  sem <- simulate_sem(40, k = 2, n = 300)
+  ctl <- function(kicks) {
+    search_control(all_pairs_max_d = 10, scan_kicks = kicks, risk_max_d = 0)
+  }
+  set.seed(18)
+  on <- calm(sem$x, verbose = FALSE, search = ctl(10))
+  set.seed(18)
+  off <- calm(sem$x, verbose = FALSE, search = ctl(0))
+  expect_lte(on$refine$score_best, off$refine$score_best + 1e-10)
+  expect_false(any(grepl("kicks of", off$refine$moves$clique)))
+})
+
+test_that("scan_kicks is checked", {
+  expect_identical(search_control()$scan_kicks, 50L)
+  expect_identical(search_control(scan_kicks = 0)$scan_kicks, 0L)
+  expect_error(search_control(scan_kicks = -1), "scan_kicks")
+  expect_error(search_control(scan_kicks = NA), class = "calm_error_argument")
 })
 
 test_that("scan_beyond is checked", {
