@@ -89,7 +89,7 @@
 #' = "always")` runs the continuous phase in full before the refinement, and
 #' `refine = "none"` always runs it in full. What the refinement did is in `fit$refine`:
 #' the stages that ran (`stages`, in order: `"ges_start"`, `"ges_empty"`,
-#' `"boss"`, `"boss_wide"`, `"scan"` (see [search_control()], `scan_beyond`), `"exact"`,
+#' `"boss"`, `"boss_wide"`, `"scan"` (see [search_control()], `scan_beyond`), `"kicks"` (`scan_kicks`), `"exact"`,
 #' `"min_risk"`), the graph before (`dag_before`; its class is `dag_to_cpdag(dag_before)`), the scores before and
 #' after (`score_before`, `score_after`) and the best score found
 #' (`score_best`; above `score_after` only when the last step chose another

@@ -63,10 +63,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   phase("refinement: BOSS")
   if (isTRUE(ctrl$search$order_search)) state <- refine_by_order(ctx, state, dag)
   lap("boss")
-  if (!is.null(state$wide_seconds)) {
-    clock[["boss_wide"]] <- state$wide_seconds
-    clock[["boss"]] <- clock[["boss"]] - state$wide_seconds
-  }
+  clock <- split_wide_clock(clock, state$wide_seconds)
   scan_run <- isTRUE(ctrl$search$scan_beyond) && ctx$extend &&
     ctx$d > ctrl$search$all_pairs_max_d
   if (scan_run) {
@@ -76,6 +73,9 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     state <- refine_scan_beyond(ctx, state)
   }
   lap("scan")
+  kicks_run <- scan_run && ctrl$search$scan_kicks > 0
+  if (kicks_run) state <- refine_scan_kicks(ctx, state)
+  lap("kicks")
   exact_run <- ctx$d <= ctrl$search$exact_max_d && exact_pays(state)
   phase("refinement: exact search and minimum risk")
   if (exact_run) state <- refine_exact(ctx, state)
@@ -87,7 +87,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
   # the stages that ran, in order (the record's `stages`)
   ran <- c(ges_start = TRUE, ges_empty = isTRUE(ctrl$search$empty_start),
            boss = isTRUE(ctrl$search$order_search), boss_wide = !is.null(state$wide_seconds),
-           scan = scan_run,
+           scan = scan_run, kicks = kicks_run,
            exact = exact_run, min_risk = min_risk_run)
   nm <- ctx$nm
   # the pairs beyond the moral graph are not needed any more: free them
@@ -109,6 +109,15 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     record <- append(record, list(knowledge = TRUE), after = match("mask", names(record)))
   }
   list(dag = new_dag, record = record)
+}
+
+# The stage clock with BOSS's search over all pairs (`wide`, its seconds, or
+# NULL) apart from the rest of the BOSS stage.
+split_wide_clock <- function(clock, wide) {
+  if (is.null(wide)) return(clock)
+  clock[["boss_wide"]] <- wide
+  clock[["boss"]] <- clock[["boss"]] - wide
+  clock
 }
 
 # The CPDAG of the start `dag`, as the GES moves read it (doubles).

@@ -108,10 +108,10 @@ refine_scan_beyond <- function(ctx, state) {
     what <- sprintf("BOSS beyond the pairs, %d rounds, %d pairs added by the score and two-step paths", rounds, added)
     state$moves <- rbind(state$moves, stage_move("order", what, gain))
   }
-  refine_scan_kicks(ctx, state)
+  state
 }
 
-# After the rounds: BOSS from the current graph's order inside the widened
+# After the scan's rounds (refine_dag()'s stage "kicks"): BOSS from the current graph's order inside the widened
 # pairs, then search_control(scan_kicks) kicks of SCAN_KICK_SIZE variables
 # (kick_search()), and GES moves from the best graph, which replaces the
 # current class when it scores better. Inside an estimated moral graph the
@@ -120,7 +120,6 @@ refine_scan_beyond <- function(ctx, state) {
 SCAN_KICK_SIZE <- 20L
 refine_scan_kicks <- function(ctx, state) {
   kicks <- ctx$ctrl$search$scan_kicks
-  if (kicks <= 0) return(state)
   start <- cpp_topological_order(member_dag(state$cpdag, ctx$kn))
   os <- refine_boss(ctx, state$allowed, matrix(start, ncol = 1), TRUE, 1)
   os <- kick_search(os, ctx$sigma, state$allowed, ctx$lambda, ctx$ctrl$search$max_sweeps,

@@ -144,6 +144,9 @@ test_that("the scan's kicks never score worse than none, and run only when asked
   set.seed(18)
   off <- calm(sem$x, verbose = FALSE, search = ctl(0))
   expect_lte(on$refine$score_best, off$refine$score_best + 1e-10)
+  expect_true(all(c("scan", "kicks") %in% on$refine$stages))
+  expect_true("kicks" %in% names(on$refine$stage_seconds))
+  expect_false("kicks" %in% off$refine$stages)
   expect_false(any(grepl("kicks of", off$refine$moves$clique)))
 })
 
