@@ -111,9 +111,10 @@
 #' @param scan_beyond Above `all_pairs_max_d` variables, with a moral graph
 #'   estimated by IAMB: after BOSS, scan every pair for an edge whose single
 #'   insertion into the current graph would improve the score, let those
-#'   pairs and those joined by a path of two edges in the current graph be
-#'   adjacent and run BOSS again from the current order, for a few rounds
-#'   while the score improves (default `TRUE`; `FALSE`: no scan).
+#'   pairs, those joined by a path of two edges in the current graph and the
+#'   two parents of each child there be adjacent and run BOSS again from the
+#'   current order, for a few rounds while the score improves (default
+#'   `TRUE`; `FALSE`: no scan).
 #' @param scan_kicks After the scan's rounds, the number of kicks (each moves
 #'   20 variables of the best order to random places and runs BOSS again,
 #'   inside the widened pairs; kept when the score improves) (default 50;
