@@ -59,7 +59,7 @@ large_table <- function(large, peers = c("ges4", "ges2", "ges4d", "ges2d")) {
 
 # calm's stages: mean seconds at each size (d, n) (both kinds of graph
 # pooled), and the slope of log(seconds) against log(d) over the sizes with
-# n = 2d. The steps of the refinement are averaged over the fits without a
+# n = 2d (NA where a size's newest run did not record the stage). The steps of the refinement are averaged over the fits without a
 # second refinement (the stored runs recorded the second one's steps where
 # it ran).
 large_stage_table <- function(large) {
@@ -71,6 +71,7 @@ large_stage_table <- function(large) {
               "BOSS inside the moral graph" = "s_refine_boss",
               "BOSS beyond the moral graph" = "s_refine_boss_wide",
               "scan beyond the pairs" = "s_refine_scan",
+              "kicks after the scan" = "s_refine_kicks",
               "second refinement" = "s_refine_again", "whole fit" = "seconds")
   stages <- stages[stages %in% names(calm)]
   sizes <- unique(calm[c("d", "n")])
@@ -79,7 +80,9 @@ large_stage_table <- function(large) {
   scaled <- sizes$n == 2 * sizes$d
   do.call(rbind, lapply(names(stages), function(s) {
     v <- calm[[stages[[s]]]]
-    v[is.na(v)] <- 0
+    # a stage that did not run took 0 s; the kicks' own clock is NA in runs
+    # of builds before it had one (their seconds are in the scan's)
+    if (stages[[s]] != "s_refine_kicks") v[is.na(v)] <- 0
     use <- rep(TRUE, nrow(calm))
     if (grepl("^s_refine_", stages[[s]]) && stages[[s]] != "s_refine_again" &&
         "s_refine_again" %in% names(calm)) use <- is.na(calm$s_refine_again)
