@@ -111,21 +111,23 @@ refine_scan_beyond <- function(ctx, state) {
   state
 }
 
-# After the scan's rounds (refine_dag()'s stage "kicks"): BOSS from the current graph's order inside the widened
-# pairs, then search_control(scan_kicks) kicks of SCAN_KICK_SIZE variables
-# (kick_search()), and GES moves from the best graph, which replaces the
-# current class when it scores better. Inside an estimated moral graph the
-# search stops at local optima around hubs that a few moved variables leave:
-# BOSS's own kicks (5 variables, before the scan) do not reach them.
+# After the scan's rounds (refine_dag()'s stage "kicks"): BOSS from the
+# current graph's order inside the widened pairs, then
+# search_control(scan_kicks) kicks of SCAN_KICK_SIZE variables, in one
+# kick_search() call (its search from the start order comes first), and GES
+# moves from the best graph, which replaces the current class when it scores
+# better. Inside an estimated moral graph the search stops at local optima
+# around hubs that a few moved variables leave: BOSS's own kicks (5
+# variables, before the scan) do not reach them.
 SCAN_KICK_SIZE <- 20L
 refine_scan_kicks <- function(ctx, state) {
   kicks <- ctx$ctrl$search$scan_kicks
-  start <- cpp_topological_order(member_dag(state$cpdag, ctx$kn))
-  os <- refine_boss(ctx, state$allowed, matrix(start, ncol = 1), TRUE, 1)
-  os <- kick_search(os, ctx$sigma, state$allowed, ctx$lambda, ctx$ctrl$search$max_sweeps,
-                    ctx$ctrl$search$exact_parents_max, TRUE, 1, kicks,
-                    min(SCAN_KICK_SIZE, ctx$d), 1, kn = ctx$kn, max_parents = ctx$mp,
-                    with_dag = FALSE)
+  size <- min(SCAN_KICK_SIZE, ctx$d)
+  # (score Inf: the search's own graph is kept whatever it scores)
+  start <- list(order = cpp_topological_order(member_dag(state$cpdag, ctx$kn)), score = Inf)
+  os <- kick_search(start, ctx$sigma, state$allowed, ctx$lambda, ctx$ctrl$search$max_sweeps,
+                    ctx$ctrl$search$exact_parents_max, TRUE, 1, kicks, size, 1, kn = ctx$kn,
+                    max_parents = ctx$mp, with_dag = FALSE)
   n_kicks <- os$kicks_improved
   cp <- os$cpdag
   rm(os)
@@ -133,8 +135,7 @@ refine_scan_kicks <- function(ctx, state) {
   r2 <- refine_ges(ctx, cp, state$allowed)
   rm(cp)
   if (r2$score_after < state$score - score_tol) {
-    what <- sprintf("BOSS with %d of %d kicks of %d variables", n_kicks, kicks,
-                    min(SCAN_KICK_SIZE, ctx$d))
+    what <- sprintf("BOSS with %d of %d kicks of %d variables", n_kicks, kicks, size)
     state$moves <- rbind(state$moves, stage_move("order", what, r2$score_after - state$score))
     state$cpdag <- r2$cpdag
     state$score <- r2$score_after
