@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <functional>
+#include <iterator>
 #include <queue>
 #include <stdexcept>
 
@@ -200,26 +201,51 @@ std::vector<std::pair<int, int>> make_acyclic(Eigen::MatrixXd& w) {
 
 namespace calm {
 
+void edge_lists(const IntMatrix& g, std::vector<std::vector<int>>& into,
+                std::vector<std::vector<int>>& from, std::vector<std::vector<int>>* adjacent) {
+  const int d = static_cast<int>(g.rows());
+  into.assign(d, {});
+  from.assign(d, {});
+  for (int j = 0; j < d; ++j) {
+    const GraphEntry* col = g.data() + static_cast<std::ptrdiff_t>(j) * d;
+    for (int i = 0; i < d; ++i)
+      if (col[i] != 0 && i != j) {
+        into[j].push_back(i);
+        from[i].push_back(j);
+      }
+  }
+  if (!adjacent) return;
+  adjacent->assign(d, {});
+  for (int v = 0; v < d; ++v)
+    std::set_union(into[v].begin(), into[v].end(), from[v].begin(), from[v].end(),
+                   std::back_inserter((*adjacent)[v]));
+}
+
 bool pdag_extension(const IntMatrix& pdag, IntMatrix& dag) {
   const int d = static_cast<int>(pdag.rows());
-  IntMatrix g = (pdag.array() != 0).cast<GraphEntry>();
   dag = IntMatrix::Zero(d, d);
   // adjacency lists and the number of directed edges out of each vertex:
-  // removing a vertex only deletes edges, so the lists filtered by `alive`
-  // stay right and a vertex is a sink when its count is 0
-  std::vector<std::vector<int>> adj(d);
+  // removing a vertex only deletes its own edges, so among the vertices
+  // still `alive` the PDAG's entries stay right, and a vertex is a sink when
+  // its count is 0
+  std::vector<std::vector<int>> into, from, adj;
+  edge_lists(pdag, into, from, &adj);
   std::vector<int> out_directed(d, 0);
-  for (int j = 0; j < d; ++j)
-    for (int i = 0; i < d; ++i) {
-      if (i == j || !(g(i, j) || g(j, i))) continue;
-      adj[i].push_back(j);
-      if (g(i, j) && !g(j, i)) {
+  for (int j = 0; j < d; ++j) {
+    auto it = from[j].begin();
+    for (int i : into[j]) {  // i -> j: directed unless j -> i too
+      while (it != from[j].end() && *it < i) ++it;
+      if (it == from[j].end() || *it != i) {
         dag(i, j) = 1;
         ++out_directed[i];
       }
     }
+  }
+  into.clear();
+  from.clear();
+  auto g = [&](int a, int b) { return pdag(a, b) != 0; };
   std::vector<char> alive(d, 1);
-  auto adjacent = [&](int a, int b) { return g(a, b) != 0 || g(b, a) != 0; };
+  auto adjacent = [&](int a, int b) { return g(a, b) || g(b, a); };
   // a sink x whose undirected neighbours are each adjacent to every other
   // vertex adjacent to x
   auto removable = [&](int x) {
@@ -251,8 +277,6 @@ bool pdag_extension(const IntMatrix& pdag, IntMatrix& dag) {
       if (!alive[y]) continue;
       if (g(pick, y) && g(y, pick)) dag(y, pick) = 1;  // undirected: into x
       if (g(y, pick) && !g(pick, y)) --out_directed[y];
-      g(pick, y) = 0;
-      g(y, pick) = 0;
     }
     alive[pick] = 0;
     for (int y : adj[pick])

@@ -45,6 +45,15 @@ IntMatrix dag_to_cpdag(const IntMatrix& adj);
 // Returns false when the PDAG has no such extension.
 bool pdag_extension(const IntMatrix& pdag, IntMatrix& dag);
 
+// The edges of g as sorted lists, read column by column (an entry's
+// transpose, read in the same loop, would cost a cache miss each: most of
+// pdag_extension()'s time at thousands of variables): into[j] holds the i
+// with g(i, j) != 0, from[i] the j with g(i, j) != 0; the diagonal is
+// skipped. adjacent[v] (when not null): the union of into[v] and from[v].
+void edge_lists(const IntMatrix& g, std::vector<std::vector<int>>& into,
+                std::vector<std::vector<int>>& from,
+                std::vector<std::vector<int>>* adjacent = nullptr);
+
 // Moral graph: skeleton plus an edge between every two parents of a common
 // child. Symmetric 0/1 result with zero diagonal.
 IntMatrix moral_graph(const IntMatrix& adj);

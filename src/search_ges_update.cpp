@@ -38,12 +38,8 @@ CpdagUpdate::CpdagUpdate(const IntMatrix& g) {
   mark_.assign(d, 0);
   pos_.assign(d, 0);
   out_directed_.assign(d, 0);
-  for (int j = 0; j < d; ++j)
-    for (int i = 0; i < d; ++i) {
-      if (i == j) continue;
-      if (adjacent_in(g, i, j)) adj_[j].push_back(i);
-      if (has_edge(g, j, i)) out_[j].push_back(i);
-    }
+  std::vector<std::vector<int>> into;
+  edge_lists(g, into, out_, &adj_);
   IntMatrix dag;
   if (!pdag_extension(g, dag)) throw std::invalid_argument("graph has no consistent extension");
   for (int j = 0; j < d; ++j)
