@@ -118,7 +118,9 @@ refine_scan_beyond <- function(ctx, state) {
 # moves from the best graph, which replaces the current class when it scores
 # better. Inside an estimated moral graph the search stops at local optima
 # around hubs that a few moved variables leave: BOSS's own kicks (5
-# variables, before the scan) do not reach them.
+# variables, before the scan) do not reach them. Each kicked order is
+# repaired around the moved variables only (kick_search(local = TRUE)): full
+# sweeps after every kick cost d^2 each, 771 of 1855 s at 10,000 variables.
 SCAN_KICK_SIZE <- 20L
 refine_scan_kicks <- function(ctx, state) {
   kicks <- ctx$ctrl$search$scan_kicks
@@ -127,7 +129,7 @@ refine_scan_kicks <- function(ctx, state) {
   start <- list(order = cpp_topological_order(member_dag(state$cpdag, ctx$kn)), score = Inf)
   os <- kick_search(start, ctx$sigma, state$allowed, ctx$lambda, ctx$ctrl$search$max_sweeps,
                     ctx$ctrl$search$exact_parents_max, TRUE, 1, kicks, size, 1, kn = ctx$kn,
-                    max_parents = ctx$mp, with_dag = FALSE)
+                    max_parents = ctx$mp, with_dag = FALSE, local = TRUE)
   n_kicks <- os$kicks_improved
   cp <- os$cpdag
   rm(os)

@@ -19,6 +19,7 @@ const OptionField<calm::BossOptions> kBossFields[] = {
      [](calm::BossOptions& o, SEXP v) { o.kick_grow_ratios = Rcpp::as<std::vector<double>>(v); }},
     {"cache_budget", [](calm::BossOptions& o, SEXP v) { o.cache_budget = Rcpp::as<double>(v); }},
     {"keep_graphs", [](calm::BossOptions& o, SEXP v) { o.keep_graphs = Rcpp::as<bool>(v); }},
+    {"kick_local", [](calm::BossOptions& o, SEXP v) { o.kick_local = Rcpp::as<bool>(v); }},
 };
 }  // namespace
 

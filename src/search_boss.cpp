@@ -11,7 +11,7 @@
 
 namespace calm {
 
-void apply_kick(std::vector<int>& order, const Kick& kick) {
+void apply_kick(std::vector<int>& order, const Kick& kick, std::vector<int>* moved) {
   const int d = static_cast<int>(order.size());
   if (kick.from.size() != kick.to.size())
     throw std::invalid_argument("a kick needs as many target positions as nodes to move");
@@ -20,6 +20,7 @@ void apply_kick(std::vector<int>& order, const Kick& kick) {
     if (from < 0 || from >= d || to < 0 || to >= d)
       throw std::invalid_argument("a kick's positions must lie in 0..d-1");
     const int node = order[from];
+    if (moved) moved->push_back(node);
     order.erase(order.begin() + from);
     order.insert(order.begin() + to, node);
   }
@@ -115,23 +116,36 @@ void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& o
     return *it->second;
   };
   const std::vector<double>& ratios = opt.kick_grow_ratios;
-  for (std::size_t k = 0; k < kicks.size(); ++k) {
-    std::vector<int> order = best.order;
-    apply_kick(order, kicks[k]);
-    const double ratio = ratios.empty() ? opt.grow_ratio : ratios[k % ratios.size()];
-    OrderSearchResult r = search_for(ratio).run(order, opt.max_sweeps, opt.tol);
+  // a result replaces `best` when it scores better
+  auto offer = [&](const OrderSearchResult& r, bool is_kick) {
     IntMatrix cpdag;
     double s = 0;
     int bes_moves = 0;
     finish(r, cpdag, s, bes_moves);
-    best.kick_scores.push_back(s);
-    if (s < best.score - opt.tol) {
-      best.score = s;
-      best.cpdag = std::move(cpdag);
-      best.order = r.order;
+    if (is_kick) best.kick_scores.push_back(s);
+    if (!(s < best.score - opt.tol)) return false;
+    best.score = s;
+    best.cpdag = std::move(cpdag);
+    best.order = r.order;
+    return true;
+  };
+  std::vector<int> moved;
+  bool improved = false;
+  for (std::size_t k = 0; k < kicks.size(); ++k) {
+    std::vector<int> order = best.order;
+    moved.clear();
+    apply_kick(order, kicks[k], &moved);
+    const double ratio = ratios.empty() ? opt.grow_ratio : ratios[k % ratios.size()];
+    OrderSearch& s = search_for(ratio);
+    if (offer(opt.kick_local ? s.run_local(order, moved, opt.max_sweeps, opt.tol)
+                             : s.run(order, opt.max_sweeps, opt.tol),
+              true)) {
       ++best.kicks_improved;
+      improved = true;
     }
   }
+  // the local repairs leave the nodes they never examined as they were
+  if (opt.kick_local && improved) offer(search.run(best.order, opt.max_sweeps, opt.tol), false);
   for (const auto& o : others) best.cache_clears += o.second->cache_clears();
 }
 

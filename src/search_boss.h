@@ -39,6 +39,11 @@ struct BossOptions {
   // keep every start's graph in BossStart::cpdag (for choices among the
   // local optima, R/search-risk.R); off, only the best graph is kept
   bool keep_graphs = false;
+  // repair each kicked order with OrderSearch::run_local() (the moved nodes
+  // and what they touch) instead of full sweeps, then search the best
+  // order once more with full sweeps when a kick improved it: at thousands
+  // of variables the sweeps after every kick cost d^2 each
+  bool kick_local = false;
 };
 
 // A kick: move m takes the node at position from[m] of the order out and
@@ -80,7 +85,8 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
 
 // Applies a kick to an order (throws std::invalid_argument on positions
 // outside 0..d-1 or from/to of different lengths).
-void apply_kick(std::vector<int>& order, const Kick& kick);
+// `moved` (when not null) receives the nodes moved.
+void apply_kick(std::vector<int>& order, const Kick& kick, std::vector<int>* moved = nullptr);
 
 }  // namespace calm
 

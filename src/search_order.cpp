@@ -261,15 +261,41 @@ int OrderSearch::best_position(int v, const std::vector<int>& order, const std::
   return best_p;
 }
 
+bool OrderSearch::move_node(int v, std::vector<int>& order, std::vector<int>& pos,
+                            std::vector<double>& local, double& total, double tol,
+                            std::vector<int>& reduced) {
+  const int d = score_.dim();
+  if (interrupt_) interrupt_();
+  bound_caches();
+  const int best_p = best_position(v, order, pos, local, tol, reduced);
+  if (best_p < 0) return false;
+  order.assign(reduced.begin(), reduced.begin() + best_p);
+  order.push_back(v);
+  order.insert(order.end(), reduced.begin() + best_p, reduced.end());
+  for (int p = 0; p < d; ++p) pos[order[p]] = p;
+  local[v] = node_score(pos, v, -1, -1, pos[v]);
+  for (int w : dependents_[v]) local[w] = node_score(pos, w, -1, -1, pos[w]);
+  total = 0;
+  for (int j = 0; j < d; ++j) total += local[j];
+  return true;
+}
+
 OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, double tol) {
+  return search(std::move(order), nullptr, max_sweeps, tol);
+}
+
+OrderSearchResult OrderSearch::run_local(std::vector<int> order, const std::vector<int>& focus,
+                                         int max_sweeps, double tol) {
+  return search(std::move(order), &focus, max_sweeps, tol);
+}
+
+OrderSearchResult OrderSearch::search(std::vector<int> order, const std::vector<int>* focus,
+                                      int max_sweeps, double tol) {
   const int d = score_.dim();
   check_permutation(order, d);
   follow_precedence(order);
   std::vector<int> pos(d);
-  auto set_pos = [&] {
-    for (int p = 0; p < d; ++p) pos[order[p]] = p;
-  };
-  set_pos();
+  for (int p = 0; p < d; ++p) pos[order[p]] = p;
   std::vector<double> local(d);
   double total = 0;
   for (int j = 0; j < d; ++j) {
@@ -279,25 +305,40 @@ OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, doubl
   OrderSearchResult res;
   res.score_start = total;
   std::vector<int> reduced(d - 1);
+  // the nodes a sweep examines, in node order: all of them without a
+  // focus; with one, those marked (a node marked behind the sweep waits for
+  // the next)
+  std::vector<char> marked(d, focus ? 0 : 1);
+  int n_marked = 0;
+  auto mark = [&](int u) {
+    if (marked[u]) return;
+    marked[u] = 1;
+    ++n_marked;
+  };
+  auto mark_around = [&](int v) {
+    for (int u : choosers_[v].candidates()) mark(u);
+    for (int u : dependents_[v]) mark(u);
+  };
+  if (focus)
+    for (int v : *focus) {
+      if (v < 0 || v >= d) throw std::invalid_argument("a focus node lies outside 0..d-1");
+      mark(v);
+      mark_around(v);
+    }
   for (int sweep = 0; sweep < max_sweeps; ++sweep) {
     bool moved = false;
     for (int v = 0; v < d; ++v) {
-      if (interrupt_) interrupt_();
-      bound_caches();
-      const int best_p = best_position(v, order, pos, local, tol, reduced);
-      if (best_p < 0) continue;
-      order.assign(reduced.begin(), reduced.begin() + best_p);
-      order.push_back(v);
-      order.insert(order.end(), reduced.begin() + best_p, reduced.end());
-      set_pos();
-      local[v] = node_score(pos, v, -1, -1, pos[v]);
-      for (int w : dependents_[v]) local[w] = node_score(pos, w, -1, -1, pos[w]);
-      total = 0;
-      for (int j = 0; j < d; ++j) total += local[j];
+      if (!marked[v]) continue;
+      if (focus) {
+        marked[v] = 0;
+        --n_marked;
+      }
+      if (!move_node(v, order, pos, local, total, tol, reduced)) continue;
       ++res.moves;
       moved = true;
+      if (focus) mark_around(v);
     }
-    if (!moved) break;
+    if (focus ? n_marked == 0 : !moved) break;
   }
   res.dag = best_dag(pos);
   res.score = total;

@@ -90,6 +90,15 @@ class OrderSearch {
               std::function<void()> interrupt, const Knowledge* knowledge = nullptr,
               std::size_t cache_budget = 0);
   OrderSearchResult run(std::vector<int> order, int max_sweeps, double tol);
+  // The search from `order` where only some nodes are out of place (a kick
+  // moved them): run()'s sweeps over the nodes in `focus`, their candidates
+  // and dependents only, and each node that moves marks its own candidates
+  // and dependents for the rest of the sweep or the next, until none is
+  // marked. Each examination costs O(d), so a kick's repair grows with the
+  // edges it touches, where run()'s sweeps cost d^2 each; its result need
+  // not be a local optimum for the nodes it never examined.
+  OrderSearchResult run_local(std::vector<int> order, const std::vector<int>& focus,
+                              int max_sweeps, double tol);
   // How many times the caches were emptied to keep within the budget.
   int cache_clears() const { return cache_clears_; }
 
@@ -101,6 +110,13 @@ class OrderSearch {
   double node_score(const std::vector<int>& pos, int j, int excluded, int extra, int limit_pos);
   int best_position(int v, const std::vector<int>& order, const std::vector<int>& pos,
                     const std::vector<double>& local, double tol, std::vector<int>& reduced);
+  // Moves v to its best_position() (when one improves the score by more
+  // than tol), updating the order, positions, local scores and total.
+  bool move_node(int v, std::vector<int>& order, std::vector<int>& pos, std::vector<double>& local,
+                 double& total, double tol, std::vector<int>& reduced);
+  // run() (focus null) and run_local()
+  OrderSearchResult search(std::vector<int> order, const std::vector<int>* focus, int max_sweeps,
+                           double tol);
 
   LocalScore& score_;
   std::function<void()> interrupt_;
