@@ -116,8 +116,9 @@
 #'   current order, for a few rounds while the score improves (default
 #'   `TRUE`; `FALSE`: no scan).
 #' @param scan_kicks After the scan's rounds, the number of kicks (each moves
-#'   20 variables of the best order to random places and runs BOSS again,
-#'   inside the widened pairs; kept when the score improves) (default 50;
+#'   20 variables of the best order to random places and repairs the order
+#'   around them, inside the widened pairs; kept when the score improves)
+#'   (default 50;
 #'   `0`: none). They leave local optima around hubs of scale-free graphs;
 #'   the stage vignette gives what they buy and cost.
 #' @param exact_parents_max Nodes with at most this many candidate parents
