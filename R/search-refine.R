@@ -367,7 +367,10 @@ refine_order_starts <- function(ctx, state, dag) {
 # moved to random places and the search run again from there, alternating
 # the grow ratios; kept when the score improves. The starts spread over the
 # future plan's workers; the kicks run in this process, in one C++ call:
-# each starts from the best order the kicks before it found.
+# each starts from the best order the kicks before it found. Above
+# search_control(all_pairs_max_d) variables each kick repairs the order
+# around its moved variables only (kick_search(local = TRUE)), as the
+# scan's kicks do: full sweeps cost d^2 a kick.
 refine_best_order <- function(ctx, order_mask, starts) {
   ctrl <- ctx$ctrl
   start_mat <- matrix(unlist(starts), nrow = ctx$d)
@@ -392,7 +395,8 @@ refine_best_order <- function(ctx, order_mask, starts) {
   os <- kick_search(os, ctx$sigma, order_mask, ctx$lambda, ctx$ctrl$search$max_sweeps,
                     ctrl$search$exact_parents_max, TRUE, os_ratio, ctrl$search$kicks,
                     ctrl$search$kick_size, unique(c(1, ctx$grow_ratio)), kn = ctx$kn,
-                    max_parents = ctx$mp, with_dag = FALSE)
+                    max_parents = ctx$mp, with_dag = FALSE,
+                    local = ctx$d > ctrl$search$all_pairs_max_d)
   os$dag <- NULL
   os$risk_pool <- pool
   os$start_orders <- start_orders
