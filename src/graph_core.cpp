@@ -241,8 +241,8 @@ bool pdag_extension(const IntMatrix& pdag, IntMatrix& dag) {
       }
     }
   }
-  into.clear();
-  from.clear();
+  std::vector<std::vector<int>>().swap(into);  // freed: only `adj` is needed below
+  std::vector<std::vector<int>>().swap(from);
   auto g = [&](int a, int b) { return pdag(a, b) != 0; };
   std::vector<char> alive(d, 1);
   auto adjacent = [&](int a, int b) { return g(a, b) || g(b, a); };

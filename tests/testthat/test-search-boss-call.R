@@ -73,7 +73,7 @@ test_that("local kick repairs end at an order that full sweeps leave as it is", 
   }
   none <- run(TRUE, calm:::no_kicks())
   local <- run(TRUE)
-  # 0.15 units better than the start's optimum
+  # 0.12 units better than the start's optimum
   expect_gt(local$kicks_improved, 0L)
   expect_lt(local$score, none$score - 1e-8)
   expect_length(local$kick_scores, 30L)
