@@ -25,8 +25,8 @@ large_latest <- function(large) {
 }
 
 # One row per (d, n, kind): data sets, calm's mean seconds, SHD and peak
-# memory, and those of each peer that ran, with calm minus the peer's SHD
-# paired over the same data sets.
+# memory, and those of each peer that ran (in calm's run where it ran
+# there), with calm minus the peer's SHD paired over the same data sets.
 large_table <- function(large, peers = c("ges4", "ges2", "ges4d", "ges2d")) {
   large <- large_latest(large)
   # the cells where calm's default ran (ablation runs have other methods)
@@ -40,17 +40,31 @@ large_table <- function(large, peers = c("ges4", "ges2", "ges4d", "ges2d")) {
                       calm_seconds = large_msd(calm$seconds, 0), calm_shd = large_msd(calm$shd),
                       calm_peak_gb = sprintf("%.1f", max(calm$peak_mb) / 1024),
                       stringsAsFactors = FALSE)
+    peer_runs <- character()
     for (p in peers) {
       r <- b[b$method == p, ]
+      # a peer that ran in the same run as calm's fits is compared there
+      # only (same build, same machine, same load)
+      same <- r[r$run %in% calm$run, ]
+      if (nrow(same)) r <- same
       if (!nrow(r)) next
       pair <- merge(calm[c("seed", "shd")], r[c("seed", "shd")], by = "seed")
       out[[paste0(p, "_seconds")]] <- large_msd(r$seconds, 0)
       out[[paste0(p, "_shd")]] <- large_msd(r$shd)
       out[[paste0("calm_minus_", p)]] <- large_msd(pair$shd.x - pair$shd.y)
+      peer_runs <- c(peer_runs, unique(r$run))
+    }
+    # where the peers' rows come from: calm's own run, or earlier runs
+    # (another build and perhaps another machine: their seconds are not
+    # comparable with calm's)
+    if (length(peer_runs)) {
+      out$peers_from <- if (all(peer_runs %in% calm$run)) "same run" else
+        paste(unique(setdiff(peer_runs, calm$run)), collapse = ", ")
     }
     out
   })
   cols <- unique(unlist(lapply(rows, names)))
+  cols <- c(setdiff(cols, "peers_from"), intersect("peers_from", cols))
   do.call(rbind, lapply(rows, function(r) {
     r[setdiff(cols, names(r))] <- NA
     r[cols]
