@@ -64,20 +64,26 @@ test_that("boss_search(with_dag = FALSE) returns the same search without the DAG
 test_that("local kick repairs end at an order that full sweeps leave as it is", {
   # kick_local: each kicked order is repaired around the moved nodes only,
   # then the best order gets full sweeps once more, so the result is still
-  # a local optimum of the order search
-  b <- boss_case(43, d = 40, k = 4, n = 1000, starts = 1)
-  kicks <- calm:::draw_kicks(40, 30, 5)
-  run <- function(local, moves = kicks, from = b$starts) {
-    calm:::boss_search(b$sigma, b$mask, b$lambda, from, 100L, 0L, TRUE, 1, kick_moves = moves,
-                       kick_local = local)
-  }
-  none <- run(TRUE, calm:::no_kicks())
-  local <- run(TRUE)
-  # 0.12 units better than the start's optimum
-  expect_gt(local$kicks_improved, 0L)
-  expect_lt(local$score, none$score - 1e-8)
-  expect_length(local$kick_scores, 30L)
-  again <- run(FALSE, calm:::no_kicks(), matrix(local$order, ncol = 1))
-  expect_identical(again$starts$moves, 0L)
-  expect_equal(again$score, local$score, tolerance = 1e-10)
+  # a local optimum of the order search. Whether a kick finds a better order
+  # depends on the data's last bits (BLAS and CPU): on one Intel machine
+  # seed 43 gained 0.12 units, on an AMD one nothing. So several cases: the
+  # kicks never make the score worse, each result is a fixed point of full
+  # sweeps, and on at least one case they improve it.
+  improved <- vapply(43:50, function(seed) {
+    b <- boss_case(seed, d = 40, k = 4, n = 1000, starts = 1)
+    kicks <- calm:::draw_kicks(40, 30, 5)
+    run <- function(local, moves = kicks, from = b$starts) {
+      calm:::boss_search(b$sigma, b$mask, b$lambda, from, 100L, 0L, TRUE, 1, kick_moves = moves,
+                         kick_local = local)
+    }
+    none <- run(TRUE, calm:::no_kicks())
+    local <- run(TRUE)
+    expect_lte(local$score, none$score + 1e-10)
+    expect_length(local$kick_scores, 30L)
+    again <- run(FALSE, calm:::no_kicks(), matrix(local$order, ncol = 1))
+    expect_identical(again$starts$moves, 0L)
+    expect_equal(again$score, local$score, tolerance = 1e-10)
+    local$kicks_improved > 0L && local$score < none$score - 1e-8
+  }, logical(1))
+  expect_true(any(improved))
 })
