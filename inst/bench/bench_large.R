@@ -6,8 +6,9 @@
 # that its peak memory (maximum resident set size) can be read. Prints one
 # row per fit, with the seconds of each of calm's stages and, for calm's
 # fits, the score of its DAG minus the true DAG's (n times score_dag() at the
-# fit's penalty: positive where the search missed a better graph), and
-# stores the rows.
+# fit's penalty: positive where the search missed a better graph) and a
+# signature of its graph's edges (`graph_sig`, equal for equal graphs: the
+# spread fit's against the sequential one's), and stores the rows.
 #
 #   Rscript inst/bench/bench_large.R out.rds [graphs] [d,...] [kinds] [methods] [first_seed] [n]
 #
@@ -15,7 +16,10 @@
 # er1, sf (default both); methods, comma-separated (default "default"):
 # default (calm()), noscan (calm() without the scan beyond the moral graph's
 # pairs: search_control(scan_beyond = FALSE)), nokicks (calm() without the
-# kicks after the scan: search_control(scan_kicks = 0)), spread (calm() under
+# kicks after the scan: search_control(scan_kicks = 0)), noempty (calm()
+# without GES from the empty graph: search_control(empty_start = FALSE)),
+# chains2 (calm() with its kicks in two chains: search_control(kick_chains = 2)),
+# spread (calm() under
 # future::plan(multisession, workers = 2)), boss2, boss3, boss4 (boss() over all pairs at penalty
 # discount 2, 3, 4), ges2, ges4 (pcalg's GES, ges_pcalg(), at discount 2
 # and 4), ges2d, ges4d (pcalg::ges() called directly, which takes n <= d); first_seed: default 61001 (data set r of a setting uses
@@ -71,6 +75,10 @@ fit <- switch(m,
                 control = calm_control(search = search_control(scan_beyond = FALSE))),
   nokicks = calm(x, verbose = FALSE,
                  control = calm_control(search = search_control(scan_kicks = 0))),
+  noempty = calm(x, verbose = FALSE,
+                 control = calm_control(search = search_control(empty_start = FALSE))),
+  chains2 = calm(x, verbose = FALSE,
+                 control = calm_control(search = search_control(kick_chains = 2))),
   boss2 = boss(x, control = search_control(penalty_discount = 2)),
   boss3 = boss(x, control = search_control(penalty_discount = 3)),
   boss4 = boss(x, control = search_control(penalty_discount = 4)),
@@ -100,10 +108,14 @@ gap <- if (!is.null(fit$amat) && !is.null(fit$penalty$lambda)) {
   nrow(x) * (c(score_dag(fit$amat, cov = s, n = nrow(x), edge_penalty = lam)) -
                c(score_dag((B != 0) * 1, cov = s, n = nrow(x), edge_penalty = lam)))
 } else NA
-cat(sprintf("RESULT shd=%d;true=%d;seconds=%.2f;peak_mb=%.0f;discount=%.4g;precision=%.4f;recall=%.4f;score_gap=%.4g%s%s\\n",
+# a signature of the graph\'s edges, equal for equal graphs (the spread
+# fit\'s graph against the sequential one\'s)
+g <- if (is.matrix(est)) est else est$amat
+sig <- sum(log1p(which(g != 0)))
+cat(sprintf("RESULT shd=%d;true=%d;seconds=%.2f;peak_mb=%.0f;discount=%.4g;precision=%.4f;recall=%.4f;score_gap=%.4g;graph_sig=%.12g%s%s\\n",
             shd_cpdag(est, B), sum(B != 0), secs, hwm,
             if (is.null(fit$penalty$discount)) NA else fit$penalty$discount,
-            sk[["precision"]], sk[["recall"]], gap, if (nzchar(times)) ";" else "", times))
+            sk[["precision"]], sk[["recall"]], gap, sig, if (nzchar(times)) ";" else "", times))
 '
 script <- tempfile(fileext = ".R")
 writeLines(child, script)
