@@ -58,7 +58,8 @@
 #' (wrap the call in `progressr::with_progress()`). With
 #' `penalty_discount = "cv"` the folds of the selection spread over the
 #' workers too (see [select_penalty()]); the kicks run after the starts, in
-#' the calling R process.
+#' the calling R process unless `search_control(kick_chains)` splits them
+#' into chains (one future each).
 #'
 #' @inheritParams exact_search
 #' @param control The settings of the search and of its penalty: the

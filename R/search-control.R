@@ -83,7 +83,7 @@
 #'   10): CALM's topological order, the refined graph's, and random orders
 #'   drawn with R's random number generator. With a parallel
 #'   `future::plan()` the starts are split between its workers (the result
-#'   does not change); the kicks then run in the calling R process.
+#'   does not change); the kicks then run as `kick_chains` chains.
 #' @param order_all_pairs Up to this many variables (default 250), and up to
 #'   twice as many when there are no more observations than variables, the
 #'   BOSS considers every pair, not only the moral graph, when the

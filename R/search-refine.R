@@ -366,8 +366,8 @@ refine_order_starts <- function(ctx, state, dag) {
 # better on every graph). Then kicks: a few nodes of the best order so far
 # moved to random places and the search run again from there, alternating
 # the grow ratios; kept when the score improves. The starts spread over the
-# future plan's workers; the kicks run in this process, in one C++ call:
-# each starts from the best order the kicks before it found. Above
+# future plan's workers, and so do the chains of kicks (kick_search()): in
+# a chain each kick starts from the best order the kicks before it found. Above
 # search_control(all_pairs_max_d) variables each kick repairs the order
 # around its moved variables only (kick_search(local = TRUE)), as the
 # scan's kicks do: full sweeps cost d^2 a kick.
