@@ -178,7 +178,7 @@ boss <- function(x, cov = NULL, n = NULL, control = NULL, edge_penalty = NULL, s
   # kicks from the best start's order; the starts' record stays the one above
   r <- kick_search(r, sigma, mask, lambda, max_sweeps, exact_parents_max, bes, grow_ratio,
                    kicks, kick_size, c(1, 0.5), kn = kn, max_parents = mp,
-                   chains = kick_chains_for(sc$kick_chains, d, sc$all_pairs_max_d))
+                   chains = sc$kick_chains)
   if (!is.null(tg)) {
     r[c("dag", "score")] <- polish_interventional(r$dag, sigma, lambda, cv$n, kn, exact_parents_max)
   }

@@ -147,12 +147,12 @@
 #' @param kick_size Variables moved by each kick (default 5).
 #' @param kick_chains The kicks (`kicks`, and the refinement's `scan_kicks`)
 #'   are drawn at once and split into this many chains of consecutive kicks,
-#'   each from the same best order; the best chain's graph is kept. `1`: one
-#'   chain, each kick from the best order the kicks before it found.
-#'   `"auto"` (default): 1 up to `all_pairs_max_d` variables and 2 above,
-#'   where the kicks are a large share of a fit. With a parallel
-#'   `future::plan()` the chains run on its workers; the graph depends on
-#'   `kick_chains`, never on the plan.
+#'   each from the same best order; the best chain's graph is kept. With a
+#'   parallel `future::plan()` the chains run on its workers, so two chains
+#'   on two workers take about half the kicks' time; the graph depends on
+#'   `kick_chains`, never on the plan. Default 1: one chain, where each kick
+#'   starts from the best order the kicks before it found, which reaches
+#'   further on some graphs (the stage vignette gives the measurements).
 #' @param exact_max_d Up to this many variables (default 20, at most 25) the
 #'   refinement ends with the exact optimum of its score, kept when it scores
 #'   better, unless BOSS already agrees with itself: the exact search runs
@@ -213,7 +213,7 @@ search_control <- function(..., penalty_discount = "cv", penalty_grid = c(1.5, 2
                            order_all_pairs = 250, order_free_starts = TRUE, order_wide_starts = 5,
                            all_pairs_max_d = 500, scan_beyond = TRUE, scan_kicks = 50,
                            exact_parents_max = 14, max_sweeps = 100,
-                           grow_ratio = "auto", kicks = 20, kick_size = 5, kick_chains = "auto",
+                           grow_ratio = "auto", kicks = 20, kick_size = 5, kick_chains = 1,
                            exact_max_d = 20,
                            risk_starts = 20, risk_temperature = 4, risk_max_d = 150) {
   call <- environment()
@@ -326,8 +326,7 @@ check_refine_settings <- function(x, call) {
       check_number(x$grow_ratio, "grow_ratio", lower = 0, upper = 1, call = call),
     kicks = check_count(x$kicks, "kicks", min = 0, max = 1e5, call = call),
     kick_size = check_count(x$kick_size, "kick_size", min = 1, max = 1e4, call = call),
-    kick_chains = if (identical(x$kick_chains, "auto")) "auto" else
-      check_count(x$kick_chains, "kick_chains", min = 1, max = 1e4, call = call),
+    kick_chains = check_count(x$kick_chains, "kick_chains", min = 1, max = 1e4, call = call),
     risk_starts = check_count(x$risk_starts, "risk_starts", min = 0, max = 1e4, call = call),
     risk_temperature = check_number(x$risk_temperature, "risk_temperature", lower = 0,
                                     lower_open = TRUE, call = call),
@@ -380,14 +379,4 @@ check_penalty_grid <- function(x, arg = "penalty_grid", call) {
 # `penalty_folds`: a count of at least 2; checked against n at fit time.
 check_penalty_folds <- function(x, arg = "penalty_folds", call) {
   check_count(x, arg, min = 2, max = 1000, call = call)
-}
-
-# The number of kick chains (search_control(kick_chains)) of a search over
-# `d` variables: "auto" is 1 up to `max_d` (search_control(all_pairs_max_d))
-# variables, where the kicks are a small share of a fit, and 2 above
-# (KICK_CHAINS_LARGE), where two workers halve them.
-KICK_CHAINS_LARGE <- 2L
-kick_chains_for <- function(chains, d, max_d) {
-  if (!identical(chains, "auto")) return(chains)
-  if (d > max_d) KICK_CHAINS_LARGE else 1L
 }

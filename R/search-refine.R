@@ -397,8 +397,7 @@ refine_best_order <- function(ctx, order_mask, starts) {
                     ctrl$search$kick_size, unique(c(1, ctx$grow_ratio)), kn = ctx$kn,
                     max_parents = ctx$mp, with_dag = FALSE,
                     local = ctx$d > ctrl$search$all_pairs_max_d,
-                    chains = kick_chains_for(ctrl$search$kick_chains, ctx$d,
-                                             ctrl$search$all_pairs_max_d))
+                    chains = ctrl$search$kick_chains)
   os$dag <- NULL
   os$risk_pool <- pool
   os$start_orders <- start_orders

@@ -130,8 +130,7 @@ refine_scan_kicks <- function(ctx, state) {
   os <- kick_search(start, ctx$sigma, state$allowed, ctx$lambda, ctx$ctrl$search$max_sweeps,
                     ctx$ctrl$search$exact_parents_max, TRUE, 1, kicks, size, 1, kn = ctx$kn,
                     max_parents = ctx$mp, with_dag = FALSE, local = TRUE,
-                    chains = kick_chains_for(ctx$ctrl$search$kick_chains, ctx$d,
-                                            ctx$ctrl$search$all_pairs_max_d))
+                    chains = ctx$ctrl$search$kick_chains)
   n_kicks <- os$kicks_improved
   cp <- os$cpdag
   rm(os)
