@@ -148,11 +148,12 @@
 #' @param kick_chains The kicks (`kicks`, and the refinement's `scan_kicks`)
 #'   are drawn at once and split into this many chains of consecutive kicks,
 #'   each from the same best order; the best chain's graph is kept. With a
-#'   parallel `future::plan()` the chains run on its workers, so two chains
-#'   on two workers take about half the kicks' time; the graph depends on
-#'   `kick_chains`, never on the plan. Default 1: one chain, where each kick
-#'   starts from the best order the kicks before it found, which reaches
-#'   further on some graphs (the stage vignette gives the measurements).
+#'   parallel `future::plan()` the chains run on its workers; the graph
+#'   depends on `kick_chains`, never on the plan. Default 1: one chain,
+#'   where each kick starts from the best order the kicks before it found.
+#'   Two chains changed a few graphs either way and, at 5000 variables on
+#'   two local workers, did not shorten the fit (the stage vignette gives
+#'   the measurements).
 #' @param exact_max_d Up to this many variables (default 20, at most 25) the
 #'   refinement ends with the exact optimum of its score, kept when it scores
 #'   better, unless BOSS already agrees with itself: the exact search runs
