@@ -134,11 +134,10 @@
 #' components of the moral graph, the folds of the penalty selection (each
 #' fold of each split, with its path of discounts, is one task; see
 #' [select_penalty()]), and the random starts of BOSS in the refinement and
-#' in its last step (split into one group per worker), and the chains of
-#' kicks when `search_control(kick_chains)` asks for more than one. GES
-#' moves, the scan's rounds and the exact search run in the calling R
-#' process, as do the kicks of one chain: each starts from the best order
-#' found by the kicks before it. Every random
+#' in its last step (split into one group per worker). GES moves, the
+#' scan's rounds, the kicks and the exact search run in the calling R
+#' process: each kick starts from the best order found by the kicks before
+#' it. Every random
 #' draw (seeds, folds, start orders, kicks) is made in the calling process
 #' before any work is sent out, and the best of several starts is chosen as
 #' one run over all of them chooses it, so `set.seed()` gives the same fit,

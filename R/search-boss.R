@@ -58,8 +58,7 @@
 #' (wrap the call in `progressr::with_progress()`). With
 #' `penalty_discount = "cv"` the folds of the selection spread over the
 #' workers too (see [select_penalty()]); the kicks run after the starts, in
-#' the calling R process unless `search_control(kick_chains)` splits them
-#' into chains (one future each).
+#' the calling R process.
 #'
 #' @inheritParams exact_search
 #' @param control The settings of the search and of its penalty: the
@@ -177,8 +176,7 @@ boss <- function(x, cov = NULL, n = NULL, control = NULL, edge_penalty = NULL, s
                 kn = kn, max_parents = mp)
   # kicks from the best start's order; the starts' record stays the one above
   r <- kick_search(r, sigma, mask, lambda, max_sweeps, exact_parents_max, bes, grow_ratio,
-                   kicks, kick_size, c(1, 0.5), kn = kn, max_parents = mp,
-                   chains = sc$kick_chains)
+                   kicks, kick_size, c(1, 0.5), kn = kn, max_parents = mp)
   if (!is.null(tg)) {
     r[c("dag", "score")] <- polish_interventional(r$dag, sigma, lambda, cv$n, kn, exact_parents_max)
   }
@@ -303,54 +301,21 @@ best_start_of <- function(scores) {
 # they score better; `kicks_improved` counts the kicks that found a better
 # graph (0 when `best` is kept). `max_parents`: see max_parents_for().
 # `local`: repair each kicked order from the moved variables only
-# (boss_search()'s `kick_local`). `chains`: the kicks, drawn at once, are
-# split into this many chains of consecutive kicks, each from the order of
-# `best` (kick_chain_runs()); the best chain wins (the first on ties).
+# (boss_search()'s `kick_local`).
 kick_search <- function(best, sigma, mask, lambda, max_sweeps, exact_parents_max, bes, grow_ratio,
                         kicks, kick_size, ratios, kn = NULL,
-                        max_parents = -1L, with_dag = TRUE, local = FALSE, chains = 1L) {
+                        max_parents = -1L, with_dag = TRUE, local = FALSE) {
   best$kicks_improved <- 0L
   if (kicks <= 0) return(best)
   d <- ncol(sigma)
-  chain <- kick_chain(sigma, mask, lambda, matrix(best$order, nrow = d), max_sweeps,
-                      exact_parents_max, bes, grow_ratio, ratios, kn, max_parents, with_dag, local)
-  runs <- kick_chain_runs(draw_kicks(d, kicks, kick_size), chains, chain)
-  kk <- runs[[best_start_of(vapply(runs, `[[`, numeric(1), "score"))]]
+  kk <- boss_search(sigma, mask, lambda, matrix(best$order, nrow = d), max_sweeps,
+                    exact_parents_max, bes, grow_ratio, draw_kicks(d, kicks, kick_size), ratios,
+                    kn = kn, max_parents = max_parents, with_dag = with_dag, kick_local = local)
   if (kk$score < best$score - score_tol) {
     best[c("dag", "cpdag", "score", "order")] <- kk[c("dag", "cpdag", "score", "order")]
     best$kicks_improved <- kk$kicks_improved
   }
   best
-}
-
-# One chain of kicks from the order `start` as a function of its kicks'
-# moves. Made here, so that a future ships only what the search reads (a
-# closure made in kick_search() would carry its caller's graphs along).
-kick_chain <- function(sigma, mask, lambda, start, max_sweeps, exact_parents_max, bes, grow_ratio,
-                       ratios, kn, max_parents, with_dag, local) {
-  # forced: a promise would keep the caller's frame
-  lapply(list(sigma, mask, lambda, start, max_sweeps, exact_parents_max, bes, grow_ratio, ratios,
-              kn, max_parents, with_dag, local), force)
-  function(moves) {
-    boss_search(sigma, mask, lambda, start, max_sweeps, exact_parents_max, bes, grow_ratio,
-                moves, ratios, kn = kn, max_parents = max_parents, with_dag = with_dag,
-                kick_local = local)
-  }
-}
-
-# Runs `chain` on the kicks `moves` (one per column), split into `chains`
-# runs of consecutive kicks: one call when there is one chain, else one
-# future per chain, so that the chains spread over the workers of the
-# current future plan. The split depends on `chains` only, never on the
-# plan, so every plan gives the same graph.
-kick_chain_runs <- function(moves, chains, chain) {
-  k <- ncol(moves)
-  chains <- min(chains, k)
-  if (chains <= 1L) return(list(chain(moves)))
-  parts <- split(seq_len(k), cut(seq_len(k), chains, labels = FALSE))
-  parts <- lapply(parts, function(j) moves[, j, drop = FALSE])
-  future.apply::future_lapply(unname(parts), chain, future.seed = FALSE,
-                              future.packages = "calm")
 }
 
 # boss()'s penalty, through resolve_penalty(): `edge_penalty` when given, 0.001

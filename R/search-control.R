@@ -83,7 +83,7 @@
 #'   10): CALM's topological order, the refined graph's, and random orders
 #'   drawn with R's random number generator. With a parallel
 #'   `future::plan()` the starts are split between its workers (the result
-#'   does not change); the kicks then run as `kick_chains` chains.
+#'   does not change); the kicks then run in the calling process.
 #' @param order_all_pairs Up to this many variables (default 250), and up to
 #'   twice as many when there are no more observations than variables, the
 #'   BOSS considers every pair, not only the moral graph, when the
@@ -145,15 +145,6 @@
 #'   0.5`; a better-scoring graph replaces the best one (an iterated local
 #'   search).
 #' @param kick_size Variables moved by each kick (default 5).
-#' @param kick_chains The kicks (`kicks`, and the refinement's `scan_kicks`)
-#'   are drawn at once and split into this many chains of consecutive kicks,
-#'   each from the same best order; the best chain's graph is kept. With a
-#'   parallel `future::plan()` the chains run on its workers; the graph
-#'   depends on `kick_chains`, never on the plan. Default 1: one chain,
-#'   where each kick starts from the best order the kicks before it found.
-#'   Two chains changed a few graphs either way and, at 5000 variables on
-#'   two local workers, did not shorten the fit (the stage vignette gives
-#'   the measurements).
 #' @param exact_max_d Up to this many variables (default 20, at most 25) the
 #'   refinement ends with the exact optimum of its score, kept when it scores
 #'   better, unless BOSS already agrees with itself: the exact search runs
@@ -214,7 +205,7 @@ search_control <- function(..., penalty_discount = "cv", penalty_grid = c(1.5, 2
                            order_all_pairs = 250, order_free_starts = TRUE, order_wide_starts = 5,
                            all_pairs_max_d = 500, scan_beyond = TRUE, scan_kicks = 50,
                            exact_parents_max = 14, max_sweeps = 100,
-                           grow_ratio = "auto", kicks = 20, kick_size = 5, kick_chains = 1,
+                           grow_ratio = "auto", kicks = 20, kick_size = 5,
                            exact_max_d = 20,
                            risk_starts = 20, risk_temperature = 4, risk_max_d = 150) {
   call <- environment()
@@ -272,7 +263,7 @@ search_fields <- function() {
     "order_all_pairs", "order_free_starts", "order_wide_starts", "all_pairs_max_d", "scan_beyond",
     "scan_kicks", "order_starts",
     "exact_parents_max", "max_sweeps", "grow_ratio",
-    "kicks", "kick_size", "kick_chains", "risk_starts", "risk_temperature", "risk_max_d")
+    "kicks", "kick_size", "risk_starts", "risk_temperature", "risk_max_d")
 }
 
 # Checks the search's settings (a list named by search_fields()); an
@@ -327,7 +318,6 @@ check_refine_settings <- function(x, call) {
       check_number(x$grow_ratio, "grow_ratio", lower = 0, upper = 1, call = call),
     kicks = check_count(x$kicks, "kicks", min = 0, max = 1e5, call = call),
     kick_size = check_count(x$kick_size, "kick_size", min = 1, max = 1e4, call = call),
-    kick_chains = check_count(x$kick_chains, "kick_chains", min = 1, max = 1e4, call = call),
     risk_starts = check_count(x$risk_starts, "risk_starts", min = 0, max = 1e4, call = call),
     risk_temperature = check_number(x$risk_temperature, "risk_temperature", lower = 0,
                                     lower_open = TRUE, call = call),

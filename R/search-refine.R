@@ -366,8 +366,8 @@ refine_order_starts <- function(ctx, state, dag) {
 # better on every graph). Then kicks: a few nodes of the best order so far
 # moved to random places and the search run again from there, alternating
 # the grow ratios; kept when the score improves. The starts spread over the
-# future plan's workers, and so do the chains of kicks (kick_search()): in
-# a chain each kick starts from the best order the kicks before it found. Above
+# future plan's workers; the kicks run in the calling process, each from
+# the best order the kicks before it found (kick_search()). Above
 # search_control(all_pairs_max_d) variables each kick repairs the order
 # around its moved variables only (kick_search(local = TRUE)), as the
 # scan's kicks do: full sweeps cost d^2 a kick.
@@ -396,8 +396,7 @@ refine_best_order <- function(ctx, order_mask, starts) {
                     ctrl$search$exact_parents_max, TRUE, os_ratio, ctrl$search$kicks,
                     ctrl$search$kick_size, unique(c(1, ctx$grow_ratio)), kn = ctx$kn,
                     max_parents = ctx$mp, with_dag = FALSE,
-                    local = ctx$d > ctrl$search$all_pairs_max_d,
-                    chains = ctrl$search$kick_chains)
+                    local = ctx$d > ctrl$search$all_pairs_max_d)
   os$dag <- NULL
   os$risk_pool <- pool
   os$start_orders <- start_orders

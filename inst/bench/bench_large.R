@@ -18,10 +18,8 @@
 # pairs: search_control(scan_beyond = FALSE)), nokicks (calm() without the
 # kicks after the scan: search_control(scan_kicks = 0)), noempty (calm()
 # without GES from the empty graph: search_control(empty_start = FALSE)),
-# chains1, chains2 (calm() with its kicks in one or two chains:
-# search_control(kick_chains = 1 or 2)),
-# spread, spread2 (calm() under future::plan(multisession, workers = 2),
-# spread2 with kick_chains = 2), boss2, boss3, boss4 (boss() over all pairs at penalty
+# spread (calm() under future::plan(multisession, workers = 2)), boss2,
+# boss3, boss4 (boss() over all pairs at penalty
 # discount 2, 3, 4), ges2, ges4 (pcalg's GES, ges_pcalg(), at discount 2
 # and 4), ges2d, ges4d (pcalg::ges() called directly, which takes n <= d); first_seed: default 61001 (data set r of a setting uses
 # first_seed + r - 1; the same seed gives every method the same data);
@@ -68,7 +66,7 @@ pcalg_ges_direct <- function(x, discount) {
   for (j in seq_len(d)) amat[pa[[j]], j] <- 1
   amat
 }
-if (m %in% c("spread", "spread2")) future::plan(future::multisession, workers = 2)
+if (m == "spread") future::plan(future::multisession, workers = 2)
 t0 <- proc.time()[["elapsed"]]
 fit <- switch(m,
   default = , spread = calm(x, verbose = FALSE),
@@ -78,9 +76,6 @@ fit <- switch(m,
                  control = calm_control(search = search_control(scan_kicks = 0))),
   noempty = calm(x, verbose = FALSE,
                  control = calm_control(search = search_control(empty_start = FALSE))),
-  chains1 = , chains2 = , spread2 = calm(x, verbose = FALSE,
-                                        control = calm_control(search = search_control(
-                                          kick_chains = if (m == "chains1") 1 else 2))),
   boss2 = boss(x, control = search_control(penalty_discount = 2)),
   boss3 = boss(x, control = search_control(penalty_discount = 3)),
   boss4 = boss(x, control = search_control(penalty_discount = 4)),
