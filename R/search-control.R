@@ -117,10 +117,11 @@
 #'   `TRUE`; `FALSE`: no scan).
 #' @param scan_kicks After the scan's rounds, the number of kicks (each moves
 #'   20 variables of the best order to random places and repairs the order
-#'   around them, inside the widened pairs; kept when the score improves)
-#'   (default 50;
-#'   `0`: none). They leave local optima around hubs of scale-free graphs;
-#'   the stage vignette gives what they buy and cost.
+#'   around them, inside the widened pairs; kept when the score improves):
+#'   `"auto"` (default) for 150 up to 3000 variables and 50 above, where
+#'   each kick costs several times more; or a count (`0`: none). They leave
+#'   local optima around hubs of scale-free graphs; the stage vignette gives
+#'   what they buy and cost.
 #' @param exact_parents_max Nodes with at most this many candidate parents
 #'   (default 14, at most 20) get exact best parent sets in BOSS; others use
 #'   grow-shrink trees. Exact tables take `2^exact_parents_max` entries per
@@ -203,7 +204,7 @@ search_control <- function(..., penalty_discount = "cv", penalty_grid = c(1.5, 2
                            penalty = "bic", gamma = "auto", forward = "auto", max_moves = 10000,
                            empty_start = TRUE, order_search = TRUE, order_starts = 10,
                            order_all_pairs = 250, order_free_starts = TRUE, order_wide_starts = 5,
-                           all_pairs_max_d = 500, scan_beyond = TRUE, scan_kicks = 50,
+                           all_pairs_max_d = 500, scan_beyond = TRUE, scan_kicks = "auto",
                            exact_parents_max = 14, max_sweeps = 100,
                            grow_ratio = "auto", kicks = 20, kick_size = 5,
                            exact_max_d = 20,
@@ -309,7 +310,8 @@ check_refine_settings <- function(x, call) {
     all_pairs_max_d = if (identical(x$all_pairs_max_d, Inf)) Inf else
       check_count(x$all_pairs_max_d, "all_pairs_max_d", min = 0, call = call),
     scan_beyond = check_flag(x$scan_beyond, "scan_beyond", call = call),
-    scan_kicks = check_count(x$scan_kicks, "scan_kicks", min = 0, max = 1e5, call = call),
+    scan_kicks = if (identical(x$scan_kicks, "auto")) "auto" else
+      check_count(x$scan_kicks, "scan_kicks", min = 0, max = 1e5, call = call),
     order_starts = check_count(x$order_starts, "order_starts", min = 1, max = 1e4, call = call),
     exact_parents_max = check_count(x$exact_parents_max, "exact_parents_max", min = 0, max = 20,
                                     call = call),

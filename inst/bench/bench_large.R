@@ -18,7 +18,9 @@
 # pairs: search_control(scan_beyond = FALSE)), nokicks (calm() without the
 # kicks after the scan: search_control(scan_kicks = 0)), noempty (calm()
 # without GES from the empty graph: search_control(empty_start = FALSE)),
-# scan150 (calm() with three times the scan's kicks: search_control(scan_kicks = 150)),
+# scan150 (calm() with 150 scan kicks: search_control(scan_kicks = 150)),
+# kicks50 (calm() with the 50 scan kicks that were the default before 150:
+# search_control(scan_kicks = 50)),
 # spread (calm() under future::plan(multisession, workers = 2)), boss2,
 # boss3, boss4 (boss() over all pairs at penalty
 # discount 2, 3, 4), ges2, ges4 (pcalg's GES, ges_pcalg(), at discount 2
@@ -79,6 +81,8 @@ fit <- switch(m,
                  control = calm_control(search = search_control(empty_start = FALSE))),
   scan150 = calm(x, verbose = FALSE,
                  control = calm_control(search = search_control(scan_kicks = 150))),
+  kicks50 = calm(x, verbose = FALSE,
+                 control = calm_control(search = search_control(scan_kicks = 50))),
   boss2 = boss(x, control = search_control(penalty_discount = 2)),
   boss3 = boss(x, control = search_control(penalty_discount = 3)),
   boss4 = boss(x, control = search_control(penalty_discount = 4)),

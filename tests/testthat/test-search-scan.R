@@ -150,11 +150,16 @@ test_that("the scan's kicks never score worse than none, and run only when asked
   expect_false(any(grepl("kicks of", off$refine$moves$clique)))
 })
 
-test_that("scan_kicks is checked", {
-  expect_identical(search_control()$scan_kicks, 50L)
+test_that("scan_kicks is checked, and \"auto\" gives 150 kicks up to 3000 variables, 50 above", {
+  expect_identical(search_control()$scan_kicks, "auto")
   expect_identical(search_control(scan_kicks = 0)$scan_kicks, 0L)
   expect_error(search_control(scan_kicks = -1), "scan_kicks")
   expect_error(search_control(scan_kicks = NA), class = "calm_error_argument")
+  expect_error(search_control(scan_kicks = "many"), "scan_kicks")
+  expect_identical(calm:::scan_kicks_for("auto", 1000), 150L)
+  expect_identical(calm:::scan_kicks_for("auto", 3000), 150L)
+  expect_identical(calm:::scan_kicks_for("auto", 3001), 50L)
+  expect_identical(calm:::scan_kicks_for(search_control(scan_kicks = 7)$scan_kicks, 5000), 7L)
 })
 
 test_that("scan_beyond is checked", {
