@@ -114,7 +114,7 @@ refine_scan_beyond <- function(ctx, state) {
 # The scan's kicks for `d` variables: search_control(scan_kicks), whose
 # "auto" is 150 up to SCAN_KICKS_AUTO_MAX_D variables and 50 above. On
 # scale-free graphs of 1000 and 2000 variables the kicks past the 50th still
-# found better graphs (on 6 of 20 graphs; 2000 variables, n = 4000, seed
+# found better graphs (on 9 of 20 graphs; 2000 variables, n = 4000, seed
 # 76002: SHD 41 with 50 kicks, where boss() at discount 4 reached 26, and 0
 # with 150), at a few seconds a fit; at 5000 variables with n = 10,000 each
 # kick costs 2-3 s, and 150 of them took a fit past ten minutes (717 s

@@ -41,12 +41,16 @@ large_table <- function(large, peers = c("ges4", "ges2", "ges4d", "ges2d")) {
                       calm_peak_gb = sprintf("%.1f", max(calm$peak_mb) / 1024),
                       stringsAsFactors = FALSE)
     peer_runs <- character()
+    same_peers <- character()
     for (p in peers) {
       r <- b[b$method == p, ]
       # a peer that ran in the same run as calm's fits is compared there
       # only (same build, same machine, same load)
       same <- r[r$run %in% calm$run, ]
-      if (nrow(same)) r <- same
+      if (nrow(same)) {
+        r <- same
+        same_peers <- c(same_peers, p)
+      }
       if (!nrow(r)) next
       pair <- merge(calm[c("seed", "shd")], r[c("seed", "shd")], by = "seed")
       out[[paste0(p, "_seconds")]] <- large_msd(r$seconds, 0)
@@ -60,11 +64,14 @@ large_table <- function(large, peers = c("ges4", "ges2", "ges4d", "ges2d")) {
     if (length(peer_runs)) {
       out$peers_from <- if (all(peer_runs %in% calm$run)) "same run" else
         paste(unique(setdiff(peer_runs, calm$run)), collapse = ", ")
+      # the peers that ran on calm's own data sets, in its run
+      out$peers_same <- if (length(same_peers)) paste(same_peers, collapse = ", ") else NA
     }
     out
   })
   cols <- unique(unlist(lapply(rows, names)))
-  cols <- c(setdiff(cols, "peers_from"), intersect("peers_from", cols))
+  tail_cols <- c("peers_from", "peers_same")
+  cols <- c(setdiff(cols, tail_cols), intersect(tail_cols, cols))
   do.call(rbind, lapply(rows, function(r) {
     r[setdiff(cols, names(r))] <- NA
     r[cols]
