@@ -24,8 +24,8 @@
 # spread (calm() under future::plan(multisession, workers = 2)), boss2,
 # boss3, boss4 (boss() over all pairs at penalty
 # discount 2, 3, 4), ges2, ges4 (pcalg's GES, ges_pcalg(), at discount 2
-# and 4), ges1d, ges2d, ges4d (pcalg::ges() called directly, which takes
-# n <= d, at discount 1, 2, 4); first_seed: default 61001 (data set r of a setting uses
+# and 4), ges1d, ges2d, ges4d, ges8d, ... (pcalg::ges() called directly,
+# which takes n <= d, at the discount in the name); first_seed: default 61001 (data set r of a setting uses
 # first_seed + r - 1; the same seed gives every method the same data);
 # n: rows (default 2d). Run it on an otherwise idle machine.
 source(system.file("bench", "bench_args.R", package = "calm", mustWork = TRUE))
@@ -89,7 +89,8 @@ fit <- switch(m,
   boss4 = boss(x, control = search_control(penalty_discount = 4)),
   ges2 = ges_pcalg(x, penalty_discount = 2),
   ges4 = ges_pcalg(x, penalty_discount = 4),
-  ges1d = , ges2d = , ges4d = pcalg_ges_direct(x, switch(m, ges1d = 1, ges2d = 2, 4)))
+  if (grepl("^ges[0-9]+d$", m)) pcalg_ges_direct(x, as.numeric(gsub("[^0-9]", "", m))) else
+    stop("unknown method ", m))
 secs <- proc.time()[["elapsed"]] - t0
 # the graph compared with the truth: the fit, or the CPDAG pcalg returned
 est <- fit
