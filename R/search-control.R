@@ -118,8 +118,10 @@
 #' @param scan_kicks After the scan's rounds, the number of kicks (each moves
 #'   20 variables of the best order to random places and repairs the order
 #'   around them, inside the widened pairs; kept when the score improves):
-#'   `"auto"` (default) for 150 up to 3000 variables and 50 above, where
-#'   each kick costs several times more; or a count (`0`: none). They leave
+#'   `"auto"` (default) for 150 up to 3000 variables and, at any size, when
+#'   there are no more rows than variables; 50 above 3000 variables with
+#'   more rows than variables, where each kick costs several times more; or
+#'   a count (`0`: none). They leave
 #'   local optima around hubs of scale-free graphs; the stage vignette gives
 #'   what they buy and cost.
 #' @param exact_parents_max Nodes with at most this many candidate parents

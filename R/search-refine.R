@@ -73,7 +73,7 @@ refine_dag <- function(dag, sigma, mask, lambda, ctrl, n = Inf, extend = TRUE, k
     state <- refine_scan_beyond(ctx, state)
   }
   lap("scan")
-  kicks_run <- scan_run && scan_kicks_for(ctrl$search$scan_kicks, ctx$d) > 0
+  kicks_run <- scan_run && scan_kicks_for(ctrl$search$scan_kicks, ctx$d, ctx$n) > 0
   if (kicks_run) state <- refine_scan_kicks(ctx, state)
   lap("kicks")
   exact_run <- ctx$d <= ctrl$search$exact_max_d && exact_pays(state)

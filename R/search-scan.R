@@ -111,18 +111,21 @@ refine_scan_beyond <- function(ctx, state) {
   state
 }
 
-# The scan's kicks for `d` variables: search_control(scan_kicks), whose
-# "auto" is 150 up to SCAN_KICKS_AUTO_MAX_D variables and 50 above. On
-# scale-free graphs of 1000 and 2000 variables the kicks past the 50th still
-# found better graphs (on 9 of 20 graphs; 2000 variables, n = 4000, seed
-# 76002: SHD 41 with 50 kicks, where boss() at discount 4 reached 26, and 0
-# with 150), at a few seconds a fit; at 5000 variables with n = 10,000 each
-# kick costs 2-3 s, and 150 of them took a fit past ten minutes (717 s
-# against 459 s with 50, same graph).
+# The scan's kicks for `d` variables and `n` rows: search_control(scan_kicks),
+# whose "auto" is 150 up to SCAN_KICKS_AUTO_MAX_D variables, and at any size
+# when n <= d; 50 otherwise. On scale-free graphs of 1000 and 2000 variables
+# the kicks past the 50th still found better graphs (on 9 of 20 graphs;
+# 2000 variables, n = 4000, seed 76002: SHD 41 with 50 kicks, where boss()
+# at discount 4 reached 26, and 0 with 150), at a few seconds a fit; at 5000
+# variables with n = 3000 (scale-free) 150 kicks took the SHD from 101 to 2
+# and from 39 to 0 (run d5000_10), at about 0.6 s a kick. With n = 10,000 a
+# kick costs 2-3 s (more parents pass the grow step, so BOSS's trees are
+# larger), and 150 of them took a fit of 5000 variables past ten minutes
+# (717 s against 459 s with 50, same graph and SHD).
 SCAN_KICKS_AUTO_MAX_D <- 3000
-scan_kicks_for <- function(kicks, d) {
+scan_kicks_for <- function(kicks, d, n = Inf) {
   if (!identical(kicks, "auto")) return(kicks)
-  if (d <= SCAN_KICKS_AUTO_MAX_D) 150L else 50L
+  if (d <= SCAN_KICKS_AUTO_MAX_D || n <= d) 150L else 50L
 }
 
 # After the scan's rounds (refine_dag()'s stage "kicks"): BOSS from the
@@ -137,7 +140,7 @@ scan_kicks_for <- function(kicks, d) {
 # sweeps after every kick cost d^2 each, 771 of 1855 s at 10,000 variables.
 SCAN_KICK_SIZE <- 20L
 refine_scan_kicks <- function(ctx, state) {
-  kicks <- scan_kicks_for(ctx$ctrl$search$scan_kicks, ctx$d)
+  kicks <- scan_kicks_for(ctx$ctrl$search$scan_kicks, ctx$d, ctx$n)
   size <- min(SCAN_KICK_SIZE, ctx$d)
   # (score Inf: the search's own graph is kept whatever it scores)
   start <- list(order = cpp_topological_order(member_dag(state$cpdag, ctx$kn)), score = Inf)

@@ -12,13 +12,36 @@ large_msd <- function(v, digits = 1) {
 # The rows of `large` without calm's default fits of a (d, n, kind) cell
 # that a run stored later fitted again (runs are stored in the order they
 # were made, each with a newer build): each cell shows the newest fits.
+# A run whose provenance names runs in `extends` adds data sets to them
+# with the same package code (fresh seeds, drawn before the runs): a cell
+# then shows the newest run's fits and those of the runs it extends, on
+# the seeds the newest did not fit.
+# A run whose provenance gives `default_method` was made by a build before
+# the default changed, with a method that computes what the default
+# computes now at the run's sizes (search_control(scan_kicks = 150) where
+# "auto" now gives 150): its rows of that method stand for the default, and
+# its own "default" rows are renamed "default_before".
 large_latest <- function(large) {
   prov <- attr(large, "provenance")
+  for (r in names(prov)) {
+    alias <- prov[[r]]$default_method
+    if (is.null(alias)) next
+    in_run <- large$run == r
+    large$method[in_run & large$method == "default"] <- "default_before"
+    large$method[in_run & large$method == alias] <- "default"
+  }
   stored <- match(large$run, names(prov))
   cell <- paste(large$d, large$n, large$kind)
   is_def <- large$method == "default"
   newest <- tapply(stored[is_def], cell[is_def], max)
   keep <- !is_def | stored == newest[cell]
+  for (cl in names(newest)) {
+    ext <- prov[[newest[[cl]]]]$extends
+    if (!length(ext)) next
+    seeds <- large$seed[keep & is_def & cell == cl]
+    add <- is_def & cell == cl & large$run %in% ext & !(large$seed %in% seeds)
+    keep <- keep | add
+  }
   out <- large[keep, ]
   attr(out, "provenance") <- prov
   out
@@ -27,7 +50,7 @@ large_latest <- function(large) {
 # One row per (d, n, kind): data sets, calm's mean seconds, SHD and peak
 # memory, and those of each peer that ran (in calm's run where it ran
 # there), with calm minus the peer's SHD paired over the same data sets.
-large_table <- function(large, peers = c("ges4", "ges2", "ges4d", "ges2d")) {
+large_table <- function(large, peers = c("ges4", "ges2", "ges1d", "ges2d", "ges4d", "ges8d")) {
   large <- large_latest(large)
   # the cells where calm's default ran (ablation runs have other methods)
   cells <- unique(large[large$method == "default", c("d", "n", "kind")])

@@ -150,7 +150,7 @@ test_that("the scan's kicks never score worse than none, and run only when asked
   expect_false(any(grepl("kicks of", off$refine$moves$clique)))
 })
 
-test_that("scan_kicks is checked, and \"auto\" gives 150 kicks up to 3000 variables, 50 above", {
+test_that("scan_kicks is checked; \"auto\" gives 150 kicks up to 3000 variables or n <= d", {
   expect_identical(search_control()$scan_kicks, "auto")
   expect_identical(search_control(scan_kicks = 0)$scan_kicks, 0L)
   expect_error(search_control(scan_kicks = -1), "scan_kicks")
@@ -159,6 +159,11 @@ test_that("scan_kicks is checked, and \"auto\" gives 150 kicks up to 3000 variab
   expect_identical(calm:::scan_kicks_for("auto", 1000), 150L)
   expect_identical(calm:::scan_kicks_for("auto", 3000), 150L)
   expect_identical(calm:::scan_kicks_for("auto", 3001), 50L)
+  expect_identical(calm:::scan_kicks_for("auto", 3001, n = 6000), 50L)
+  expect_identical(calm:::scan_kicks_for("auto", 5000, n = 3000), 150L)
+  expect_identical(calm:::scan_kicks_for("auto", 5000, n = 5000), 150L)
+  expect_identical(calm:::scan_kicks_for("auto", 5000, n = 5001), 50L)
+  expect_identical(calm:::scan_kicks_for("auto", 1000, n = 1e6), 150L)
   expect_identical(calm:::scan_kicks_for(search_control(scan_kicks = 7)$scan_kicks, 5000), 7L)
 })
 
