@@ -76,6 +76,7 @@ large_table <- function(large, peers = c("ges4", "ges2", "ges1d", "ges2d", "ges4
       }
       if (!nrow(r)) next
       pair <- merge(calm[c("seed", "shd")], r[c("seed", "shd")], by = "seed")
+      out[[paste0(p, "_graphs")]] <- nrow(r)
       out[[paste0(p, "_seconds")]] <- large_msd(r$seconds, 0)
       out[[paste0(p, "_shd")]] <- large_msd(r$shd)
       out[[paste0("calm_minus_", p)]] <- large_msd(pair$shd.x - pair$shd.y)
