@@ -118,7 +118,7 @@ refine_scan_beyond <- function(ctx, state) {
 # 2000 variables, n = 4000, seed 76002: SHD 41 with 50 kicks, where boss()
 # at discount 4 reached 26, and 0 with 150), at a few seconds a fit; at 5000
 # variables with n = 3000 (scale-free) 150 kicks took the SHD from 101 to 2
-# and from 39 to 0 (run d5000_10), at about 0.6 s a kick. With n = 10,000 a
+# and from 39 to 0 (run d5000_10), at about 0.5 s a kick. With n = 10,000 a
 # kick costs 2-3 s (more parents pass the grow step, so BOSS's trees are
 # larger), and 150 of them took a fit of 5000 variables past ten minutes
 # (717 s against 459 s with 50, same graph and SHD).
