@@ -47,11 +47,21 @@ large_latest <- function(large) {
   out
 }
 
+# The runs of calm's fits `calm_runs` and the runs that extend one of them
+# (a run of peers only, on more of the same settings' data sets, names the
+# run of calm's fits it extends).
+large_related_runs <- function(prov, calm_runs) {
+  ext <- vapply(prov, function(p) any(p$extends %in% calm_runs), logical(1))
+  union(calm_runs, names(prov)[ext])
+}
+
 # One row per (d, n, kind): data sets, calm's mean seconds, SHD and peak
-# memory, and those of each peer that ran (in calm's run where it ran
-# there), with calm minus the peer's SHD paired over the same data sets.
+# memory, and those of each peer that ran (in calm's run, or a run that
+# extends it, where it ran there), with calm minus the peer's SHD paired
+# over the same data sets.
 large_table <- function(large, peers = c("ges4", "ges2", "ges1d", "ges2d", "ges4d", "ges8d")) {
   large <- large_latest(large)
+  prov <- attr(large, "provenance")
   # the cells where calm's default ran (ablation runs have other methods)
   cells <- unique(large[large$method == "default", c("d", "n", "kind")])
   cells <- cells[order(cells$d, -cells$n, cells$kind), ]
@@ -65,11 +75,12 @@ large_table <- function(large, peers = c("ges4", "ges2", "ges1d", "ges2d", "ges4
                       stringsAsFactors = FALSE)
     peer_runs <- character()
     same_peers <- character()
+    related <- large_related_runs(prov, unique(calm$run))
     for (p in peers) {
       r <- b[b$method == p, ]
       # a peer that ran in the same run as calm's fits is compared there
       # only (same build, same machine, same load)
-      same <- r[r$run %in% calm$run, ]
+      same <- r[r$run %in% related, ]
       if (nrow(same)) {
         r <- same
         same_peers <- c(same_peers, p)
@@ -86,8 +97,8 @@ large_table <- function(large, peers = c("ges4", "ges2", "ges1d", "ges2d", "ges4
     # (another build and perhaps another machine: their seconds are not
     # comparable with calm's)
     if (length(peer_runs)) {
-      out$peers_from <- if (all(peer_runs %in% calm$run)) "same run" else
-        paste(unique(setdiff(peer_runs, calm$run)), collapse = ", ")
+      out$peers_from <- if (all(peer_runs %in% related)) "same run" else
+        paste(unique(setdiff(peer_runs, related)), collapse = ", ")
       # the peers that ran on calm's own data sets, in its run
       out$peers_same <- if (length(same_peers)) paste(same_peers, collapse = ", ") else NA
     }
