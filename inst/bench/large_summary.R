@@ -78,8 +78,8 @@ large_table <- function(large, peers = c("ges4", "ges2", "ges1d", "ges2d", "ges4
     related <- large_related_runs(prov, unique(calm$run))
     for (p in peers) {
       r <- b[b$method == p, ]
-      # a peer that ran in the same run as calm's fits is compared there
-      # only (same build, same machine, same load)
+      # a peer that ran in the same run as calm's fits (or in a run that
+      # extends it) is compared there only (same build, machine and load)
       same <- r[r$run %in% related, ]
       if (nrow(same)) {
         r <- same
