@@ -18,14 +18,17 @@ no_kicks <- function() matrix(0L, 0, 0)
 # from draw_kicks(), one kick per column) and the resolved background
 # knowledge `kn` (NULL: none). `keep_graphs`: also return each start's CPDAG
 # (`start_cpdags`). `kick_local`: repair each kicked order locally
-# (BossOptions::kick_local in src/search_boss.h).
+# (BossOptions::kick_local in src/search_boss.h). `threads`: 2 or more runs
+# the next kick on a helper thread beside each kick (BossOptions::threads),
+# with the same result.
 boss_search <- function(sigma, mask, lambda, starts, max_sweeps, exact_parents_max, bes, grow_ratio,
                         kick_moves = no_kicks(), kick_grow_ratios = numeric(), kn = NULL,
                         max_parents = -1L, cache_budget = search_cache_budget,
-                        keep_graphs = FALSE, with_dag = TRUE, kick_local = FALSE) {
+                        keep_graphs = FALSE, with_dag = TRUE, kick_local = FALSE, threads = 1L) {
   options <- list(max_sweeps = max_sweeps, tol = score_tol, exact_parents_max = exact_parents_max,
                   bes = bes, grow_ratio = grow_ratio, kick_grow_ratios = kick_grow_ratios,
-                  cache_budget = cache_budget, keep_graphs = keep_graphs, kick_local = kick_local)
+                  cache_budget = cache_budget, keep_graphs = keep_graphs, kick_local = kick_local,
+                  threads = as.integer(threads))
   cpp_boss(sigma, mask, lambda, starts, options, kick_moves, kn$required, kn$forbidden, kn$precedes,
            max_parents, with_dag)
 }

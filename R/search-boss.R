@@ -301,16 +301,17 @@ best_start_of <- function(scores) {
 # they score better; `kicks_improved` counts the kicks that found a better
 # graph (0 when `best` is kept). `max_parents`: see max_parents_for().
 # `local`: repair each kicked order from the moved variables only
-# (boss_search()'s `kick_local`).
+# (boss_search()'s `kick_local`). `threads`: see boss_search().
 kick_search <- function(best, sigma, mask, lambda, max_sweeps, exact_parents_max, bes, grow_ratio,
                         kicks, kick_size, ratios, kn = NULL,
-                        max_parents = -1L, with_dag = TRUE, local = FALSE) {
+                        max_parents = -1L, with_dag = TRUE, local = FALSE, threads = 1L) {
   best$kicks_improved <- 0L
   if (kicks <= 0) return(best)
   d <- ncol(sigma)
   kk <- boss_search(sigma, mask, lambda, matrix(best$order, nrow = d), max_sweeps,
                     exact_parents_max, bes, grow_ratio, draw_kicks(d, kicks, kick_size), ratios,
-                    kn = kn, max_parents = max_parents, with_dag = with_dag, kick_local = local)
+                    kn = kn, max_parents = max_parents, with_dag = with_dag, kick_local = local,
+                    threads = threads)
   if (kk$score < best$score - score_tol) {
     best[c("dag", "cpdag", "score", "order")] <- kk[c("dag", "cpdag", "score", "order")]
     best$kicks_improved <- kk$kicks_improved

@@ -392,11 +392,12 @@ refine_best_order <- function(ctx, order_mask, starts) {
   # each start's final order and score, before the kicks (refine_order_beyond_mask())
   start_orders <- os$orders
   start_scores <- os$starts$score
+  local <- ctx$d > ctrl$search$all_pairs_max_d
   os <- kick_search(os, ctx$sigma, order_mask, ctx$lambda, ctx$ctrl$search$max_sweeps,
                     ctrl$search$exact_parents_max, TRUE, os_ratio, ctrl$search$kicks,
                     ctrl$search$kick_size, unique(c(1, ctx$grow_ratio)), kn = ctx$kn,
-                    max_parents = ctx$mp, with_dag = FALSE,
-                    local = ctx$d > ctrl$search$all_pairs_max_d)
+                    max_parents = ctx$mp, with_dag = FALSE, local = local,
+                    threads = kick_threads(ctx, local))
   os$dag <- NULL
   os$risk_pool <- pool
   os$start_orders <- start_orders

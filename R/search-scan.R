@@ -146,7 +146,8 @@ refine_scan_kicks <- function(ctx, state) {
   start <- list(order = cpp_topological_order(member_dag(state$cpdag, ctx$kn)), score = Inf)
   os <- kick_search(start, ctx$sigma, state$allowed, ctx$lambda, ctx$ctrl$search$max_sweeps,
                     ctx$ctrl$search$exact_parents_max, TRUE, 1, kicks, size, 1, kn = ctx$kn,
-                    max_parents = ctx$mp, with_dag = FALSE, local = TRUE)
+                    max_parents = ctx$mp, with_dag = FALSE, local = TRUE,
+                    threads = kick_threads(ctx, TRUE))
   n_kicks <- os$kicks_improved
   cp <- os$cpdag
   rm(os)

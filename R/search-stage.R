@@ -40,6 +40,17 @@ refine_boss <- function(ctx, mask, starts, bes, ratio, keep_graphs = FALSE) {
   out
 }
 
+# The threads of the refinement's kicks (kick_search()): calm_control(threads)
+# where each kick repairs its order around the moved variables (`local`,
+# above search_control(all_pairs_max_d) variables), where a kick takes
+# seconds; 1 otherwise, where kicks take milliseconds and a helper thread's
+# own tables and trees would cost more than it saves. The graph is the same
+# either way.
+kick_threads <- function(ctx, local) {
+  threads <- ctx$ctrl$threads
+  if (!local || is.null(threads)) 1L else as.integer(threads)
+}
+
 # A member DAG of the class of `cpdag` that obeys the knowledge `kn` (any
 # consistent extension when `kn` is NULL).
 member_dag <- function(cpdag, kn = NULL) {

@@ -20,6 +20,7 @@ const OptionField<calm::BossOptions> kBossFields[] = {
     {"cache_budget", [](calm::BossOptions& o, SEXP v) { o.cache_budget = Rcpp::as<double>(v); }},
     {"keep_graphs", [](calm::BossOptions& o, SEXP v) { o.keep_graphs = Rcpp::as<bool>(v); }},
     {"kick_local", [](calm::BossOptions& o, SEXP v) { o.kick_local = Rcpp::as<bool>(v); }},
+    {"threads", [](calm::BossOptions& o, SEXP v) { o.threads = Rcpp::as<int>(v); }},
 };
 }  // namespace
 

@@ -1,9 +1,12 @@
 #include "search_boss.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 #include "search_ges.h"
@@ -28,8 +31,15 @@ void apply_kick(std::vector<int>& order, const Kick& kick, std::vector<int>* mov
 
 namespace {
 
-// The cache budget is shared by the search objects alive at once: the
-// starts' one, and one per other grow ratio of the kicks.
+// The cache budget of each of a helper thread's searches, as a share of
+// one of the caller's (see searches_alive()).
+constexpr double kHelperBudgetShare = 0.5;
+
+// The cache budget is shared by the caller's search objects: the starts'
+// one and one per other grow ratio of the kicks. A helper thread's
+// searches (run_kicks()) hold kHelperBudgetShare of that budget each on top:
+// splitting the budget with them instead emptied the caller's caches so
+// often at 5000 variables that the helper gained nothing.
 std::size_t searches_alive(const BossOptions& opt, const std::vector<Kick>& kicks) {
   std::size_t n_searches = 1;
   if (!kicks.empty()) {
@@ -99,54 +109,190 @@ struct Finish {
   }
 };
 
-// The kicks, each from the best order so far, with its own search object
-// per grow ratio (so each keeps its own trees; the starts' one serves their
-// own ratio); a better-scoring result replaces `best`.
-void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
-               const Knowledge* kn, std::size_t budget, OrderSearch& search, const Finish& finish,
-               const std::function<void()>& interrupt, const std::vector<Kick>& kicks,
-               BossResult& best) {
-  std::map<double, std::unique_ptr<OrderSearch>> others;
-  auto search_for = [&](double ratio) -> OrderSearch& {
-    if (ratio == opt.grow_ratio) return search;
-    auto it = others.find(ratio);
-    if (it == others.end())
-      it = others.emplace(ratio, std::make_unique<OrderSearch>(score, allowed, opt.exact_parents_max,
-                                                               ratio, interrupt, kn, budget)).first;
+// One kick's search and its pruning: the kicked order, the search's result
+// and the pruned class with its score.
+struct KickResult {
+  OrderSearchResult search;
+  IntMatrix cpdag;
+  double score = 0;
+};
+
+// What one thread needs to run kicks: a score, the order searches (one per
+// grow ratio, so each keeps its own trees) and the pruning on that score.
+// The caller's thread uses the starts' score and search; a helper thread has
+// its own of both, built on its first kick.
+class KickRunner {
+ public:
+  KickRunner(LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
+             const Knowledge* kn, std::size_t budget, OrderSearch* own,
+             std::function<void()> interrupt, const GesOptions& bes)
+      : score_(score), allowed_(allowed), opt_(opt), kn_(kn), budget_(budget), own_(own),
+        interrupt_(std::move(interrupt)), finish_{score, allowed, bes, opt.bes, interrupt_} {}
+
+  // Kick k (kicks[k], at its grow ratio) from the order `from`.
+  KickResult run(std::vector<int> from, const std::vector<Kick>& kicks, std::size_t k) {
+    const std::vector<double>& ratios = opt_.kick_grow_ratios;
+    const double ratio = ratios.empty() ? opt_.grow_ratio : ratios[k % ratios.size()];
+    OrderSearch& s = search_for(ratio);
+    moved_.clear();
+    apply_kick(from, kicks[k], &moved_);
+    KickResult out;
+    out.search = opt_.kick_local ? s.run_local(std::move(from), moved_, opt_.max_sweeps, opt_.tol)
+                                 : s.run(std::move(from), opt_.max_sweeps, opt_.tol);
+    int bes_moves = 0;
+    finish_(out.search, out.cpdag, out.score, bes_moves);
+    return out;
+  }
+
+  int cache_clears() const {
+    int n = 0;
+    for (const auto& o : others_) n += o.second->cache_clears();
+    return n;
+  }
+
+ private:
+  OrderSearch& search_for(double ratio) {
+    if (own_ && ratio == opt_.grow_ratio) return *own_;
+    auto it = others_.find(ratio);
+    if (it == others_.end())
+      it = others_.emplace(ratio, std::make_unique<OrderSearch>(score_, allowed_, opt_.exact_parents_max,
+                                                                ratio, interrupt_, kn_, budget_))
+               .first;
     return *it->second;
+  }
+
+  LocalScore& score_;
+  const IntMatrix& allowed_;
+  const BossOptions& opt_;
+  const Knowledge* kn_;
+  std::size_t budget_;
+  OrderSearch* own_;
+  std::function<void()> interrupt_;
+  Finish finish_;
+  std::map<double, std::unique_ptr<OrderSearch>> others_;
+  std::vector<int> moved_;
+};
+
+// Thrown inside a helper thread when the caller's thread has stopped.
+struct HelperStopped {};
+
+// A helper thread for the kicks: runs kick k from an order while the
+// caller runs the kick before it. Its searches never call R (their
+// interrupt check only sees whether the caller has stopped).
+class KickHelper {
+ public:
+  KickHelper(const LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
+             const Knowledge* kn, std::size_t budget, const GesOptions& bes)
+      : score_(score.fresh_copy()),
+        runner_(score_, allowed, opt, kn, budget, nullptr,
+                [this] {
+                  if (stop_.load()) throw HelperStopped();
+                },
+                bes) {}
+  ~KickHelper() { join(); }
+
+  void start(const std::vector<int>& from, const std::vector<Kick>& kicks, std::size_t k) {
+    error_ = nullptr;
+    thread_ = std::thread([this, from, &kicks, k] {
+      try {
+        result_ = runner_.run(from, kicks, k);
+      } catch (...) {
+        error_ = std::current_exception();
+      }
+    });
+  }
+  // Waits for the kick and returns it (rethrowing what the thread threw).
+  KickResult finish() {
+    join();
+    if (error_) std::rethrow_exception(error_);
+    return std::move(result_);
+  }
+  // Stops the running kick (the caller's thread failed or was interrupted).
+  void abandon() {
+    stop_.store(true);
+    join();
+  }
+  int cache_clears() const { return runner_.cache_clears(); }
+
+ private:
+  void join() {
+    if (thread_.joinable()) thread_.join();
+  }
+  LocalScore score_;
+  std::atomic<bool> stop_{false};
+  KickRunner runner_;
+  std::thread thread_;
+  KickResult result_;
+  std::exception_ptr error_;
+};
+
+// The kicks, each from the best order so far; a better-scoring result
+// replaces `best`. With opt.threads > 1 a helper thread runs kick k + 1 from
+// the same order while this thread runs kick k: when kick k does not
+// improve the order (most do not), kick k + 1 started from the order it
+// would have started from anyway, so both are used; when it does, kick
+// k + 1's result is dropped and the kick runs again from the new order. The
+// kicks' results, and the graph, are those of running them one by one.
+void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
+               const Knowledge* kn, std::size_t budget, OrderSearch& search, const GesOptions& bes,
+               const Finish& finish, const std::function<void()>& interrupt,
+               const std::vector<Kick>& kicks, BossResult& best) {
+  KickRunner runner(score, allowed, opt, kn, budget, &search, interrupt, bes);
+  std::unique_ptr<KickHelper> helper;
+  if (opt.threads > 1 && kicks.size() > 1)
+    helper = std::make_unique<KickHelper>(
+        score, allowed, opt, kn, static_cast<std::size_t>(budget * kHelperBudgetShare), bes);
+  // a kick's result replaces `best` when it scores better
+  auto offer = [&](KickResult& r) {
+    best.kick_scores.push_back(r.score);
+    if (!(r.score < best.score - opt.tol)) return false;
+    best.score = r.score;
+    best.cpdag = std::move(r.cpdag);
+    best.order = std::move(r.search.order);
+    ++best.kicks_improved;
+    return true;
   };
-  const std::vector<double>& ratios = opt.kick_grow_ratios;
-  // a result replaces `best` when it scores better
-  auto offer = [&](const OrderSearchResult& r, bool is_kick) {
+  bool improved = false;
+  std::size_t k = 0;
+  while (k < kicks.size()) {
+    const bool pair = helper && k + 1 < kicks.size();
+    if (pair) helper->start(best.order, kicks, k + 1);
+    KickResult first;
+    try {
+      first = runner.run(best.order, kicks, k);
+    } catch (...) {
+      if (pair) helper->abandon();
+      throw;
+    }
+    KickResult second;
+    if (pair) second = helper->finish();
+    ++k;
+    if (offer(first)) {
+      // kick k + 1 started from the order before this improvement: it is
+      // dropped and runs next, from the new order
+      improved = true;
+      continue;
+    }
+    if (pair) {
+      improved = offer(second) || improved;
+      ++k;
+    }
+  }
+  // the local repairs leave the nodes they never examined as they were
+  if (opt.kick_local && improved) {
+    OrderSearchResult r = search.run(best.order, opt.max_sweeps, opt.tol);
     IntMatrix cpdag;
     double s = 0;
     int bes_moves = 0;
     finish(r, cpdag, s, bes_moves);
-    if (is_kick) best.kick_scores.push_back(s);
-    if (!(s < best.score - opt.tol)) return false;
-    best.score = s;
-    best.cpdag = std::move(cpdag);
-    best.order = r.order;
-    return true;
-  };
-  std::vector<int> moved;
-  bool improved = false;
-  for (std::size_t k = 0; k < kicks.size(); ++k) {
-    std::vector<int> order = best.order;
-    moved.clear();
-    apply_kick(order, kicks[k], &moved);
-    const double ratio = ratios.empty() ? opt.grow_ratio : ratios[k % ratios.size()];
-    OrderSearch& s = search_for(ratio);
-    if (offer(opt.kick_local ? s.run_local(order, moved, opt.max_sweeps, opt.tol)
-                             : s.run(order, opt.max_sweeps, opt.tol),
-              true)) {
-      ++best.kicks_improved;
-      improved = true;
+    if (s < best.score - opt.tol) {
+      best.score = s;
+      best.cpdag = std::move(cpdag);
+      best.order = r.order;
     }
   }
-  // the local repairs leave the nodes they never examined as they were
-  if (opt.kick_local && improved) offer(search.run(best.order, opt.max_sweeps, opt.tol), false);
-  for (const auto& o : others) best.cache_clears += o.second->cache_clears();
+  best.cache_clears += runner.cache_clears();
+  if (helper) best.cache_clears += helper->cache_clears();
 }
 
 }  // namespace
@@ -187,7 +333,8 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
       best.order = r.order;
     }
   }
-  if (!kicks.empty()) run_kicks(score, allowed, opt, kn, budget, search, finish, interrupt, kicks, best);
+  if (!kicks.empty())
+    run_kicks(score, allowed, opt, kn, budget, search, bes, finish, interrupt, kicks, best);
   best.cache_clears += search.cache_clears();
   if (bes.knowledge ? !knowledge_extension(best.cpdag, *kn, best.dag)
                     : !pdag_extension(best.cpdag, best.dag))

@@ -44,6 +44,10 @@ struct BossOptions {
   // order once more with full sweeps when a kick improved it: at thousands
   // of variables the sweeps after every kick cost d^2 each
   bool kick_local = false;
+  // threads for the kicks: with 2 or more, a helper thread runs the next
+  // kick from the same order while the caller runs one (see run_kicks() in
+  // search_boss.cpp); the results are those of 1
+  int threads = 1;
 };
 
 // A kick: move m takes the node at position from[m] of the order out and

@@ -24,6 +24,15 @@ LocalScore::LocalScore(Eigen::Ref<const Eigen::MatrixXd> cov, double lambda, int
     if (!(S_(j, j) > 0)) throw std::invalid_argument("covariance must have a positive diagonal");
 }
 
+LocalScore LocalScore::fresh_copy() const {
+  LocalScore out(S_, lambda_, max_parents_);
+  out.covs_ = covs_;
+  out.group_ = group_;
+  out.node_max_ = node_max_;
+  out.weight_ = weight_;
+  return out;
+}
+
 void LocalScore::set_interventional(std::vector<Eigen::MatrixXd> covs, std::vector<int> group,
                                     std::vector<double> weight, std::vector<int> max_parents) {
   const int d = dim();

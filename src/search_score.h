@@ -108,6 +108,11 @@ class LocalScore {
   // row per step, so each subset costs O(|T|^2). Not cached.
   std::vector<double> all_subset_scores(int j, const std::vector<int>& candidates) const;
 
+  // The same score (covariances, penalty, limits) with an empty cache, for
+  // a search on another thread: local() fills the cache, so a LocalScore
+  // serves one thread at a time.
+  LocalScore fresh_copy() const;
+
   std::size_t cache_size() const { return cache_.size(); }
   // About the bytes the cache of local() holds, and a way to empty it (the
   // scores are recomputed, the same, when asked again).

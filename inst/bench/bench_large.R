@@ -21,6 +21,8 @@
 # scan150 (calm() with 150 scan kicks: search_control(scan_kicks = 150)),
 # kicks50 (calm() with the 50 scan kicks that were the default before 150:
 # search_control(scan_kicks = 50)),
+# threads1 (calm() on one thread: calm_control(threads = 1); the default
+# runs the kicks above 500 variables on 2 threads, with the same graph),
 # spread (calm() under future::plan(multisession, workers = 2)), boss2,
 # boss3, boss4 (boss() over all pairs at penalty
 # discount 2, 3, 4), ges2, ges4 (pcalg's GES, ges_pcalg(), at discount 2
@@ -80,6 +82,7 @@ fit <- switch(m,
                  control = calm_control(search = search_control(scan_kicks = 0))),
   noempty = calm(x, verbose = FALSE,
                  control = calm_control(search = search_control(empty_start = FALSE))),
+  threads1 = calm(x, verbose = FALSE, control = calm_control(threads = 1)),
   scan150 = calm(x, verbose = FALSE,
                  control = calm_control(search = search_control(scan_kicks = 150))),
   kicks50 = calm(x, verbose = FALSE,

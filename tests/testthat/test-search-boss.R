@@ -215,6 +215,44 @@ test_that("kicks from the best order never end worse and escape a poor start", {
   expect_identical(f1$settings$kicks, 10L)
 })
 
+test_that("kicks on a helper thread give the graph, scores and record of kicks one by one", {
+  # the helper runs kick k + 1 beside kick k; where kick k improves, the
+  # helper's result is dropped and the kick runs again from the new order
+  improved <- 0L
+  for (seed in 1:3) {
+    cs <- boss_case(seed, 60, 2, 120, 1)
+    kicks <- calm:::draw_kicks(60, 25, 6)
+    for (local in c(FALSE, TRUE)) for (ratios in list(1, c(1, 0.5))) {
+      run <- function(threads) {
+        calm:::boss_search(cs$sigma, cs$mask, cs$lambda, cs$starts, 100L, 4L, TRUE, 1, kicks,
+                           ratios, kick_local = local, threads = threads)
+      }
+      one <- run(1L)
+      two <- run(2L)
+      for (f in c("cpdag", "dag", "score", "order", "kick_scores", "kicks_improved")) {
+        expect_identical(two[[f]], one[[f]])
+      }
+      improved <- improved + one$kicks_improved
+    }
+  }
+  # kicks that improve (where the helper's kick is run again) were met
+  expect_gt(improved, 0L)
+  # a budget small enough that both threads empty their caches on the way
+  cs <- boss_case(4, 60, 2, 120, 1)
+  kicks <- calm:::draw_kicks(60, 20, 6)
+  run <- function(threads) {
+    calm:::boss_search(cs$sigma, cs$mask, cs$lambda, cs$starts, 100L, 4L, TRUE, 1, kicks,
+                       c(1, 0.5), cache_budget = 2e4, kick_local = TRUE, threads = threads)
+  }
+  one <- run(1L)
+  two <- run(2L)
+  expect_gt(one$cache_clears, 0L)
+  expect_gt(two$cache_clears, 0L)
+  for (f in c("cpdag", "dag", "score", "order", "kick_scores", "kicks_improved")) {
+    expect_identical(two[[f]], one[[f]])
+  }
+})
+
 test_that("boss() refuses bad arguments, naming them", {
   set.seed(5)
   x <- simulate_sem(5, k = 1, n = 100)$x

@@ -150,6 +150,28 @@ test_that("the scan's kicks never score worse than none, and run only when asked
   expect_false(any(grepl("kicks of", off$refine$moves$clique)))
 })
 
+test_that("the refinement's kicks give the same fit on 1 and 2 threads", {
+  # above all_pairs_max_d variables calm_control(threads) threads run the
+  # kicks (BOSS's and the scan's), a helper running the next kick beside each
+  set.seed(17)
+  sem <- simulate_sem(40, k = 2, n = 300)
+  fit_with <- function(threads) {
+    set.seed(18)
+    calm(sem$x, verbose = FALSE, control = calm_control(threads = threads),
+         search = search_control(all_pairs_max_d = 10, scan_kicks = 30, risk_max_d = 0))
+  }
+  one <- fit_with(1)
+  two <- fit_with(2)
+  expect_true("kicks" %in% one$refine$stages)
+  expect_identical(two$amat, one$amat)
+  expect_identical(two$refine$moves, one$refine$moves)
+  expect_identical(two$refine$score_best, one$refine$score_best)
+  ctx <- function(threads) list(ctrl = list(threads = threads))
+  expect_identical(calm:::kick_threads(ctx(2L), TRUE), 2L)
+  expect_identical(calm:::kick_threads(ctx(2L), FALSE), 1L)
+  expect_identical(calm:::kick_threads(ctx(NULL), TRUE), 1L)
+})
+
 test_that("scan_kicks is checked; \"auto\" gives 150 kicks up to 3000 variables or n <= d", {
   expect_identical(search_control()$scan_kicks, "auto")
   expect_identical(search_control(scan_kicks = 0)$scan_kicks, 0L)
