@@ -79,8 +79,8 @@
 #'   `search_control(all_pairs_max_d)` variables, where a helper thread runs
 #'   the next kick beside each one, with caches of its own (more memory:
 #'   `vignette("stage-budget", package = "calm")`). The result is the same
-#'   bit for bit for every value. Use 1 when components are fitted in parallel through a
-#'   future plan, or on a one-core machine.
+#'   bit for bit for every value. Use 1 when components are fitted in
+#'   parallel through a future plan, or on a one-core machine.
 #' @param early_stop End a round before `iter_per_round` steps once it has
 #'   stopped making progress, and the schedule once the learned graph has
 #'   settled (default `TRUE`; `FALSE` runs every round in full until

@@ -242,13 +242,17 @@ void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& o
   if (opt.threads > 1 && kicks.size() > 1)
     helper = std::make_unique<KickHelper>(
         score, allowed, opt, kn, static_cast<std::size_t>(budget * kHelperBudgetShare), bes);
-  // a kick's result replaces `best` when it scores better
+  // a graph replaces `best` when it scores better
+  auto keep_better = [&](double score, IntMatrix& cpdag, std::vector<int>& order) {
+    if (!(score < best.score - opt.tol)) return false;
+    best.score = score;
+    best.cpdag = std::move(cpdag);
+    best.order = std::move(order);
+    return true;
+  };
   auto offer = [&](KickResult& r) {
     best.kick_scores.push_back(r.score);
-    if (!(r.score < best.score - opt.tol)) return false;
-    best.score = r.score;
-    best.cpdag = std::move(r.cpdag);
-    best.order = std::move(r.search.order);
+    if (!keep_better(r.score, r.cpdag, r.search.order)) return false;
     ++best.kicks_improved;
     return true;
   };
@@ -285,11 +289,7 @@ void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& o
     double s = 0;
     int bes_moves = 0;
     finish(r, cpdag, s, bes_moves);
-    if (s < best.score - opt.tol) {
-      best.score = s;
-      best.cpdag = std::move(cpdag);
-      best.order = r.order;
-    }
+    keep_better(s, cpdag, r.order);
   }
   best.cache_clears += runner.cache_clears();
   if (helper) best.cache_clears += helper->cache_clears();
