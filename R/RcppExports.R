@@ -69,8 +69,8 @@ cpp_pdag_extension <- function(pdag) {
     .Call(`_calm_cpp_pdag_extension`, pdag)
 }
 
-cpp_iamb <- function(corr, n, alpha, zero_tol, max_size, keep = NULL, first = 1L, last = -1L) {
-    .Call(`_calm_cpp_iamb`, corr, n, alpha, zero_tol, max_size, keep, first, last)
+cpp_iamb <- function(corr, n, alpha, zero_tol, max_size, keep = NULL, first = 1L, last = -1L, threads = 1L) {
+    .Call(`_calm_cpp_iamb`, corr, n, alpha, zero_tol, max_size, keep, first, last, threads)
 }
 
 cpp_precision_support <- function(corr, n, alpha, zero_tol) {

@@ -47,7 +47,7 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
   }
   phase("moral graph")
   mo <- resolve_moral(moral, sigma, cv[["n"]], call = call, alpha = alpha, knowledge = kn,
-                      correlation = standardize)
+                      correlation = standardize, threads = moral_threads(ctrl, ncol(sigma)))
   release_memory(ncol(sigma))
   t2 <- proc.time()[["elapsed"]]
   mask <- knowledge_mask(mo[["mask"]], kn)
@@ -62,6 +62,13 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
        gate = gate, constraint = constraint, score = score, refine = refine, ctrl = ctrl,
        restarts = restarts, seeds = seeds, alpha = alpha, na = na, kn = kn, mo = mo, mask = mask,
        cut = cut, skip = skip, seconds = c(covariance = t1 - t0, moral = t2 - t1))
+}
+
+# The threads of IAMB's targets in calm(): calm_control(threads) above
+# search_control(all_pairs_max_d) variables, as the refinement's searches
+# (search_threads()); the blankets are the same for any number.
+moral_threads <- function(ctrl, d) {
+  if (is.null(ctrl$threads) || d <= ctrl$search$all_pairs_max_d) 1L else as.integer(ctrl$threads)
 }
 
 # calm(alpha): a level in (0, 1), or "auto", 0.01 up to MORAL_ALPHA_D

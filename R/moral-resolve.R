@@ -4,9 +4,9 @@
 # The moral graph argument as list(mask = 0/1 matrix named like sigma,
 # source = how it was obtained, graph = undirected igraph). `sigma` has been
 # checked already (resolve_covariance()); `correlation` says it is a
-# correlation matrix.
+# correlation matrix. `threads`: IAMB's (moral_from_covariance()).
 resolve_moral <- function(moral, sigma, n, call = parent.frame(), alpha = 0.01, knowledge = NULL,
-                          correlation = FALSE) {
+                          correlation = FALSE, threads = 1L) {
   nm <- colnames(sigma)
   d <- length(nm)
   if (is.null(moral)) moral <- "auto"
@@ -23,7 +23,7 @@ resolve_moral <- function(moral, sigma, n, call = parent.frame(), alpha = 0.01, 
       g <- moral_from_covariance(sigma, n, alpha, method = source, rule = "or",
                                  max_size = defaults[["max_size"]],
                                  zero_tol = defaults[["zero_tol"]], knowledge = knowledge,
-                                 correlation = correlation, call = call)
+                                 correlation = correlation, call = call, threads = threads)
       mask <- edges_to_mask(igraph::as_edgelist(g, names = FALSE), nm)
       # the estimated graph itself, with its attributes (blankets, tests,
       # capped), is what fit$moral holds

@@ -144,9 +144,9 @@ estimate_moral_graph <- function(x = NULL, cov = NULL, n = NULL, alpha = 0.01,
 # has already checked, and with `correlation = TRUE` when that matrix is
 # already a correlation matrix (standardize = TRUE), so that neither the
 # checks nor cov2cor() run twice. `data_given` only words the errors about
-# the sample size.
+# the sample size. `threads`: IAMB's on one worker (iamb_blankets()).
 moral_from_covariance <- function(sigma, n, alpha, method, rule, max_size, zero_tol, knowledge,
-                                  data_given = FALSE, correlation = FALSE, call) {
+                                  data_given = FALSE, correlation = FALSE, call, threads = 1L) {
   nm <- colnames(sigma)
   d <- ncol(sigma)
   n_arg <- if (data_given) "x" else "n"
@@ -179,7 +179,7 @@ moral_from_covariance <- function(sigma, n, alpha, method, rule, max_size, zero_
       n_binds <- FALSE
     }
     res <- iamb_blankets(corr, n, alpha, zero_tol, as.integer(cap),
-                         if (!is.null(keep) && any(keep != 0)) keep)
+                         if (!is.null(keep) && any(keep != 0)) keep, threads = threads)
     blankets <- lapply(res$blankets, function(i) nm[sort(i)])
     names(blankets) <- nm
     edges <- blanket_edges(res$blankets, rule)
@@ -276,12 +276,15 @@ moral_input <- function(x, cov, n, call) {
 # between the workers of the future plan from IAMB_SPREAD_D variables on:
 # each blanket depends on its own target only, so the result is the same
 # under any plan. Below that size sending the correlation matrix to the
-# workers costs more than it saves.
+# workers costs more than it saves. On one worker, `threads` threads share
+# the targets (the same result).
 IAMB_SPREAD_D <- 1000
-iamb_blankets <- function(corr, n, alpha, zero_tol, cap, keep = NULL, min_d = IAMB_SPREAD_D) {
+iamb_blankets <- function(corr, n, alpha, zero_tol, cap, keep = NULL, min_d = IAMB_SPREAD_D,
+                          threads = 1L) {
   d <- ncol(corr)
   workers <- future::nbrOfWorkers()
-  if (d < min_d || workers <= 1) return(cpp_iamb(corr, n, alpha, zero_tol, cap, keep))
+  if (workers <= 1) return(cpp_iamb(corr, n, alpha, zero_tol, cap, keep, threads = threads))
+  if (d < min_d) return(cpp_iamb(corr, n, alpha, zero_tol, cap, keep))
   cuts <- unique(round(seq(0, d, length.out = min(d, workers) + 1L)))
   groups <- lapply(seq_len(length(cuts) - 1L), function(g) c(cuts[g] + 1L, cuts[g + 1L]))
   parts <- future.apply::future_lapply(groups, function(g) {

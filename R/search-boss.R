@@ -233,15 +233,17 @@ start_orders <- function(starts, nm, call) {
 # is the one a single call over all starts picks (best_start_of()), so the
 # result does not depend on the plan (nor on `groups`, consecutive runs of
 # start indices, which tests set). `progress`: report the groups through
-# progressr (boss()); the refinement's runs report nothing.
+# progressr (boss()); the refinement's runs report nothing. `threads`: of
+# the one call (boss_search()); 1 where the plan's workers share the starts.
 boss_run <- function(sigma, mask, lambda, orders, max_sweeps, exact_parents_max, bes, grow_ratio,
                      kn = NULL, max_parents = -1L, keep_graphs = FALSE, progress = TRUE,
-                     groups = start_groups(ncol(orders)), with_dag = TRUE) {
+                     groups = start_groups(ncol(orders)), with_dag = TRUE, threads = 1L) {
   p <- if (progress) progressr::progressor(steps = length(groups)) else NULL
+  if (length(groups) > 1L) threads <- 1L
   search <- function(idx) {
     boss_search(sigma, mask, lambda, orders[, idx, drop = FALSE], max_sweeps, exact_parents_max,
                 bes, grow_ratio, kn = kn, max_parents = max_parents, keep_graphs = keep_graphs,
-                with_dag = with_dag)
+                with_dag = with_dag, threads = threads)
   }
   runs <- if (length(groups) == 1L) {
     # one worker: the one call, without a future around it

@@ -397,7 +397,7 @@ refine_best_order <- function(ctx, order_mask, starts) {
                     ctrl$search$exact_parents_max, TRUE, os_ratio, ctrl$search$kicks,
                     ctrl$search$kick_size, unique(c(1, ctx$grow_ratio)), kn = ctx$kn,
                     max_parents = ctx$mp, with_dag = FALSE, local = local,
-                    threads = kick_threads(ctx, local))
+                    threads = search_threads(ctx, local))
   os$dag <- NULL
   os$risk_pool <- pool
   os$start_orders <- start_orders

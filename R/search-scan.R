@@ -147,7 +147,7 @@ refine_scan_kicks <- function(ctx, state) {
   os <- kick_search(start, ctx$sigma, state$allowed, ctx$lambda, ctx$ctrl$search$max_sweeps,
                     ctx$ctrl$search$exact_parents_max, TRUE, 1, kicks, size, 1, kn = ctx$kn,
                     max_parents = ctx$mp, with_dag = FALSE, local = TRUE,
-                    threads = kick_threads(ctx, TRUE))
+                    threads = search_threads(ctx, TRUE))
   n_kicks <- os$kicks_improved
   cp <- os$cpdag
   rm(os)

@@ -30,23 +30,27 @@ order_over_all_pairs <- function(ctx) {
 # One BOSS run of the refinement: the start orders (one per column) inside
 # `mask`, with or without backward equivalence search, at one grow ratio;
 # the starts are split between the workers of the future plan (boss_run()),
-# with the same result as one call. `keep_graphs`: each start's CPDAG too.
+# or, on one worker above search_control(all_pairs_max_d) variables, between
+# search_threads() threads, with the same result as one call.
+# `keep_graphs`: each start's CPDAG too.
 refine_boss <- function(ctx, mask, starts, bes, ratio, keep_graphs = FALSE) {
   out <- boss_run(ctx$sigma, mask, ctx$lambda, starts, ctx$ctrl$search$max_sweeps,
                   ctx$ctrl$search$exact_parents_max, bes, ratio, kn = ctx$kn, max_parents = ctx$mp,
-                  keep_graphs = keep_graphs, progress = FALSE, with_dag = FALSE)
+                  keep_graphs = keep_graphs, progress = FALSE, with_dag = FALSE,
+                  threads = search_threads(ctx, ctx$d > ctx$ctrl$search$all_pairs_max_d))
   # the stages read the CPDAG only (a d x d matrix less to hold at scale)
   out$dag <- NULL
   out
 }
 
-# The threads of the refinement's kicks (kick_search()): calm_control(threads)
-# where each kick repairs its order around the moved variables (`local`,
-# above search_control(all_pairs_max_d) variables), where a kick takes
-# seconds; 1 otherwise, where kicks take milliseconds and a helper thread's
-# own tables and trees would cost more than it saves. The graph is the same
+# The threads of the refinement's BOSS starts (refine_boss()) and kicks
+# (kick_search()): calm_control(threads) at scale (`local`: above
+# search_control(all_pairs_max_d) variables, where each kick repairs its
+# order around the moved variables), where a start or a kick takes seconds;
+# 1 otherwise, where they take milliseconds and a helper thread's own
+# tables and trees would cost more than it saves. The graph is the same
 # either way.
-kick_threads <- function(ctx, local) {
+search_threads <- function(ctx, local) {
   threads <- ctx$ctrl$threads
   if (!local || is.null(threads)) 1L else as.integer(threads)
 }
@@ -65,11 +69,13 @@ member_dag <- function(cpdag, kn = NULL) {
 
 # The options list cpp_ges_refine() reads (src/rcpp_search_ges.cpp, kGesFields).
 # `cached_inserts = FALSE` scores every insertion at every move (the same
-# moves, slower; tests compare the two).
+# moves, slower; tests compare the two). `threads`: 2 or more lists the
+# insertions on two threads (GesOptions::threads), the same moves.
 ges_options <- function(forward, max_moves, backward = TRUE, turning = TRUE,
-                        cached_inserts = TRUE) {
+                        cached_inserts = TRUE, threads = 1L) {
   list(forward = forward, backward = backward, turning = turning, max_moves = max_moves,
-       tol = score_tol, cached_inserts = cached_inserts, cache_budget = search_cache_budget)
+       tol = score_tol, cached_inserts = cached_inserts, cache_budget = search_cache_budget,
+       threads = as.integer(threads))
 }
 
 # GES moves from the CPDAG `cpdag` inside the symmetric mask `allowed`,
@@ -82,11 +88,13 @@ ges_moves <- function(sigma, cpdag, lambda, allowed, options, kn = NULL, max_par
                  with_dag)
 }
 
-# GES moves of the refinement from the CPDAG `cp` inside `allowed`.
+# GES moves of the refinement from the CPDAG `cp` inside `allowed`, on
+# search_threads() threads.
 refine_ges <- function(ctx, cp, allowed, forward = ctx$forward) {
+  threads <- search_threads(ctx, ctx$d > ctx$ctrl$search$all_pairs_max_d)
+  opts <- ges_options(forward, ctx$ctrl$search$max_moves, threads = threads)
   # the stages read the CPDAG only
-  ges_moves(ctx$sigma, cp, ctx$lambda, allowed, ges_options(forward, ctx$ctrl$search$max_moves),
-            ctx$kn, ctx$mp, with_dag = FALSE)
+  ges_moves(ctx$sigma, cp, ctx$lambda, allowed, opts, ctx$kn, ctx$mp, with_dag = FALSE)
 }
 
 # Frees R's garbage at scale: above RELEASE_MEMORY_D variables each d x d

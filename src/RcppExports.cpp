@@ -247,8 +247,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_iamb
-Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha, double zero_tol, int max_size, Rcpp::Nullable<Rcpp::NumericMatrix> keep, int first, int last);
-RcppExport SEXP _calm_cpp_iamb(SEXP corrSEXP, SEXP nSEXP, SEXP alphaSEXP, SEXP zero_tolSEXP, SEXP max_sizeSEXP, SEXP keepSEXP, SEXP firstSEXP, SEXP lastSEXP) {
+Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha, double zero_tol, int max_size, Rcpp::Nullable<Rcpp::NumericMatrix> keep, int first, int last, int threads);
+RcppExport SEXP _calm_cpp_iamb(SEXP corrSEXP, SEXP nSEXP, SEXP alphaSEXP, SEXP zero_tolSEXP, SEXP max_sizeSEXP, SEXP keepSEXP, SEXP firstSEXP, SEXP lastSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type corr(corrSEXP);
@@ -259,7 +259,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::NumericMatrix> >::type keep(keepSEXP);
     Rcpp::traits::input_parameter< int >::type first(firstSEXP);
     Rcpp::traits::input_parameter< int >::type last(lastSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_iamb(corr, n, alpha, zero_tol, max_size, keep, first, last));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_iamb(corr, n, alpha, zero_tol, max_size, keep, first, last, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -500,7 +501,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_moral_graph", (DL_FUNC) &_calm_cpp_moral_graph, 1},
     {"_calm_cpp_make_acyclic", (DL_FUNC) &_calm_cpp_make_acyclic, 1},
     {"_calm_cpp_pdag_extension", (DL_FUNC) &_calm_cpp_pdag_extension, 1},
-    {"_calm_cpp_iamb", (DL_FUNC) &_calm_cpp_iamb, 8},
+    {"_calm_cpp_iamb", (DL_FUNC) &_calm_cpp_iamb, 9},
     {"_calm_cpp_precision_support", (DL_FUNC) &_calm_cpp_precision_support, 4},
     {"_calm_cpp_enumerate_orders", (DL_FUNC) &_calm_cpp_enumerate_orders, 3},
     {"_calm_cpp_regression_dag", (DL_FUNC) &_calm_cpp_regression_dag, 2},

@@ -1,8 +1,11 @@
 #include "iamb.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 namespace calm {
@@ -187,22 +190,54 @@ std::vector<int> iamb_target(const Eigen::Ref<const Eigen::MatrixXd>& corr, int 
 }
 
 IambResult iamb_all(const Eigen::Ref<const Eigen::MatrixXd>& corr, const IambOptions& options,
-                    const std::function<bool()>& interrupted, int first, int last) {
+                    const std::function<bool()>& interrupted, int first, int last, int threads) {
   const int d = static_cast<int>(corr.rows());
   if (last < 0 || last > d) last = d;
   if (first < 0) first = 0;
   IambResult out;
   out.blankets.resize(d);
-  out.capped.assign(d, false);
-  for (int t = first; t < last; ++t) {
-    if (interrupted && interrupted()) {
-      out.interrupted = true;
-      return out;
+  std::vector<char> capped(d, 0);  // (vector<bool> packs bits: not one per thread)
+  // the targets in turn, each taken by the next free thread; only the
+  // caller's thread polls `interrupted` (it may call R), the helper stops
+  // when the caller has
+  std::atomic<int> next{first};
+  std::atomic<bool> stop{false};
+  auto run = [&](long long* n_tests, bool caller) {
+    for (int t = next++; t < last; t = next++) {
+      if (caller && interrupted && interrupted()) {
+        stop.store(true);
+        return;
+      }
+      if (!caller && stop.load()) return;
+      bool c = false;
+      out.blankets[t] = iamb_target(corr, t, options, n_tests, &c);
+      capped[t] = c;
     }
-    bool capped = false;
-    out.blankets[t] = iamb_target(corr, t, options, &out.n_tests, &capped);
-    out.capped[t] = capped;
+  };
+  long long helper_tests = 0;
+  std::exception_ptr error;
+  std::thread helper;
+  if (threads > 1 && last - first > 1) {
+    helper = std::thread([&] {
+      try {
+        run(&helper_tests, false);
+      } catch (...) {
+        error = std::current_exception();
+      }
+    });
   }
+  try {
+    run(&out.n_tests, true);
+  } catch (...) {
+    stop.store(true);
+    if (helper.joinable()) helper.join();
+    throw;
+  }
+  if (helper.joinable()) helper.join();
+  if (error) std::rethrow_exception(error);
+  out.n_tests += helper_tests;
+  out.interrupted = stop.load();
+  out.capped.assign(capped.begin(), capped.end());
   return out;
 }
 

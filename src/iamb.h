@@ -60,9 +60,11 @@ struct IambResult {
 // and, when it returns true, the search stops with result.interrupted set.
 // Only the targets first, ..., last - 1 are searched (default: all; the
 // others' blankets are left empty), so that the targets can be split
-// between processes: each blanket depends on its target alone.
+// between processes: each blanket depends on its target alone. `threads`:
+// 2 or more searches targets on a helper thread too, with the same result.
 IambResult iamb_all(const Eigen::Ref<const Eigen::MatrixXd>& corr, const IambOptions& options,
-                    const std::function<bool()>& interrupted, int first = 0, int last = -1);
+                    const std::function<bool()>& interrupted, int first = 0, int last = -1,
+                    int threads = 1);
 
 // IAMB for one target (0-based); adds its tests to *n_tests and sets *capped.
 std::vector<int> iamb_target(const Eigen::Ref<const Eigen::MatrixXd>& corr, int target,

@@ -26,7 +26,7 @@ calm::CiTest make_test(double n, double alpha, double zero_tol) {
 Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha,
                     double zero_tol, int max_size,
                     Rcpp::Nullable<Rcpp::NumericMatrix> keep = R_NilValue, int first = 1,
-                    int last = -1) {
+                    int last = -1, int threads = 1) {
   calm::IambOptions options;
   options.test = make_test(n, alpha, zero_tol);
   options.max_size = max_size;
@@ -35,7 +35,8 @@ Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alp
   const Eigen::Map<Eigen::MatrixXd>& c = corr;
   // first and last (1-based, inclusive; last < 0: the last node): the
   // targets searched
-  calm::IambResult res = calm::iamb_all(c, options, calm_glue::user_interrupted, first - 1, last);
+  calm::IambResult res = calm::iamb_all(c, options, calm_glue::user_interrupted, first - 1, last,
+                                           threads);
   calm_glue::rethrow_interrupt(res.interrupted);
 
   const int d = static_cast<int>(c.rows());

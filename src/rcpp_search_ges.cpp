@@ -29,6 +29,7 @@ const OptionField<calm::GesOptions> kGesFields[] = {
     {"cached_inserts", [](calm::GesOptions& o, SEXP v) { o.cached_inserts = Rcpp::as<bool>(v); }},
     {"cache_budget",
      [](calm::GesOptions& o, SEXP v) { o.cache_budget = static_cast<std::size_t>(Rcpp::as<double>(v)); }},
+    {"threads", [](calm::GesOptions& o, SEXP v) { o.threads = Rcpp::as<int>(v); }},
 };
 }  // namespace
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <map>
 #include <memory>
@@ -226,6 +227,150 @@ class KickHelper {
   std::exception_ptr error_;
 };
 
+// What one thread keeps of the starts it ran, in the order of their
+// indices: the graph of the best by the rule of boss_search() (a later start
+// replaces the best only when it scores better by more than opt.tol).
+struct StartsBest {
+  int start = -1;
+  double score = 0;
+  IntMatrix cpdag;
+};
+
+// Runs start k on `search` into records[k], and keeps its graph in `best`
+// when it is the thread's best so far.
+void run_start(OrderSearch& search, const Finish& finish, const BossOptions& opt,
+               const std::vector<std::vector<int>>& starts, std::size_t k,
+               std::vector<BossStart>& records, StartsBest& best) {
+  OrderSearchResult r = search.run(starts[k], opt.max_sweeps, opt.tol);
+  BossStart& st = records[k];
+  st.order_score = r.score;
+  st.moves = r.moves;
+  st.order = std::move(r.order);
+  IntMatrix cpdag;
+  double s = 0;
+  finish(r, cpdag, s, st.bes_moves);
+  st.score = s;
+  if (opt.keep_graphs) st.cpdag = cpdag;
+  if (best.start < 0 || s < best.score - opt.tol) {
+    best.start = static_cast<int>(k);
+    best.score = s;
+    best.cpdag = std::move(cpdag);
+  }
+}
+
+// A helper thread for the starts: takes the next start not yet taken until
+// none is left, with a score, order search and pruning of its own (built on
+// the thread), while the caller's thread does the same. Its searches never
+// call R (their interrupt check only sees whether the caller has stopped).
+class StartHelper {
+ public:
+  StartHelper(const LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
+              const Knowledge* kn, std::size_t budget, const GesOptions& bes)
+      : score_(score.fresh_copy()), allowed_(allowed), opt_(opt), kn_(kn), budget_(budget),
+        bes_(bes) {}
+  ~StartHelper() { abandon(); }
+
+  void start(const std::vector<std::vector<int>>& starts, std::atomic<std::size_t>& next,
+             std::vector<BossStart>& records) {
+    thread_ = std::thread([this, &starts, &next, &records] {
+      try {
+        const std::function<void()> stop = [this] {
+          if (stop_.load()) throw HelperStopped();
+        };
+        OrderSearch search(score_, allowed_, opt_.exact_parents_max, opt_.grow_ratio, stop, kn_,
+                           budget_);
+        const Finish finish{score_, allowed_, bes_, opt_.bes, stop};
+        for (std::size_t k = next++; k < starts.size(); k = next++)
+          run_start(search, finish, opt_, starts, k, records, best_);
+        cache_clears_ = search.cache_clears();
+      } catch (...) {
+        error_ = std::current_exception();
+      }
+      done_.store(true);
+    });
+  }
+  // Waits for the thread, calling `interrupt` (R's check) meanwhile, and
+  // rethrows what the thread threw.
+  void finish(const std::function<void()>& interrupt) {
+    while (!done_.load()) {
+      if (interrupt) interrupt();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    join();
+    if (error_) std::rethrow_exception(error_);
+  }
+  // Stops the thread's search (the caller's thread failed or was interrupted).
+  void abandon() {
+    stop_.store(true);
+    join();
+  }
+  StartsBest& best() { return best_; }
+  int cache_clears() const { return cache_clears_; }
+
+ private:
+  void join() {
+    if (thread_.joinable()) thread_.join();
+  }
+  LocalScore score_;
+  const IntMatrix& allowed_;
+  const BossOptions& opt_;
+  const Knowledge* kn_;
+  std::size_t budget_;
+  const GesOptions& bes_;
+  std::atomic<bool> stop_{false}, done_{false};
+  std::thread thread_;
+  StartsBest best_;
+  int cache_clears_ = 0;
+  std::exception_ptr error_;
+};
+
+// The starts' searches, into best.starts, and the best of them by the rule
+// of boss_search(). With opt.threads > 1 a helper thread takes starts too
+// (StartHelper); each start's result does not depend on the thread that
+// ran it, the best is chosen over all of them in the order of the starts,
+// and its graph is searched again in the rare case that neither thread kept
+// it (scores within opt.tol of each other chaining across threads): the
+// result is that of one thread.
+void run_starts(LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
+                const Knowledge* kn, std::size_t budget, OrderSearch& search,
+                const GesOptions& bes, const Finish& finish, const std::function<void()>& interrupt,
+                const std::vector<std::vector<int>>& starts, BossResult& best) {
+  std::vector<BossStart> records(starts.size());
+  StartsBest mine;
+  std::atomic<std::size_t> next{0};
+  std::unique_ptr<StartHelper> helper;
+  if (opt.threads > 1 && starts.size() > 1) {
+    helper = std::make_unique<StartHelper>(
+        score, allowed, opt, kn, static_cast<std::size_t>(budget * kHelperBudgetShare), bes);
+    helper->start(starts, next, records);
+  }
+  try {
+    for (std::size_t k = next++; k < starts.size(); k = next++)
+      run_start(search, finish, opt, starts, k, records, mine);
+    if (helper) helper->finish(interrupt);
+  } catch (...) {
+    if (helper) helper->abandon();
+    throw;
+  }
+  int b = 0;
+  for (std::size_t k = 1; k < records.size(); ++k)
+    if (records[k].score < records[b].score - opt.tol) b = static_cast<int>(k);
+  StartsBest* kept = mine.start == b ? &mine : nullptr;
+  if (helper && helper->best().start == b) kept = &helper->best();
+  if (!kept) {
+    std::vector<BossStart> again(starts.size());
+    mine = StartsBest();
+    run_start(search, finish, opt, starts, static_cast<std::size_t>(b), again, mine);
+    kept = &mine;
+  }
+  best.best_start = b;
+  best.score = records[b].score;
+  best.cpdag = std::move(kept->cpdag);
+  best.order = records[b].order;
+  best.starts = std::move(records);
+  if (helper) best.cache_clears += helper->cache_clears();
+}
+
 // The kicks, each from the best order so far; a better-scoring result
 // replaces `best`. With opt.threads > 1 a helper thread runs kick k + 1 from
 // the same order while this thread runs kick k: when kick k does not
@@ -302,7 +447,8 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
                        const std::function<void()>& interrupt, const std::vector<Kick>& kicks) {
   if (starts.empty()) throw std::invalid_argument("at least one start order is needed");
   if (opt.max_sweeps < 1) throw std::invalid_argument("max_sweeps must be positive");
-  // the tables and trees are built once and shared by all starts
+  // the tables and trees are built once and shared by the starts this
+  // thread runs, and by the kicks
   const Knowledge* kn = opt.knowledge && !(opt.knowledge->empty() && opt.knowledge->precedes.size() == 0)
                             ? opt.knowledge
                             : nullptr;
@@ -312,27 +458,7 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
   const GesOptions bes = bes_options(opt, kn);
   const Finish finish{score, allowed, bes, opt.bes, interrupt};
   BossResult best;
-  for (std::size_t k = 0; k < starts.size(); ++k) {
-    OrderSearchResult r = search.run(starts[k], opt.max_sweeps, opt.tol);
-    BossStart st;
-    st.order_score = r.score;
-    st.moves = r.moves;
-    st.order = r.order;
-    IntMatrix cpdag;
-    double s = 0;
-    finish(r, cpdag, s, st.bes_moves);
-    st.score = s;
-    if (opt.keep_graphs) st.cpdag = cpdag;
-    best.starts.push_back(std::move(st));
-    // ties go to the earlier start, so results do not depend on how the
-    // starts are split between calls
-    if (best.best_start < 0 || s < best.score - opt.tol) {
-      best.best_start = static_cast<int>(k);
-      best.score = s;
-      best.cpdag = std::move(cpdag);
-      best.order = r.order;
-    }
-  }
+  run_starts(score, allowed, opt, kn, budget, search, bes, finish, interrupt, starts, best);
   if (!kicks.empty())
     run_kicks(score, allowed, opt, kn, budget, search, bes, finish, interrupt, kicks, best);
   best.cache_clears += search.cache_clears();

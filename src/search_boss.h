@@ -44,9 +44,10 @@ struct BossOptions {
   // order once more with full sweeps when a kick improved it: at thousands
   // of variables the sweeps after every kick cost d^2 each
   bool kick_local = false;
-  // threads for the kicks: with 2 or more, a helper thread runs the next
-  // kick from the same order while the caller runs one (see run_kicks() in
-  // search_boss.cpp); the results are those of 1
+  // threads: with 2 or more, a helper thread takes starts while the caller
+  // runs others (run_starts() in search_boss.cpp), then runs the next kick
+  // from the same order while the caller runs one (run_kicks()); each has
+  // caches of its own. The results are those of 1
   int threads = 1;
 };
 

@@ -1,9 +1,13 @@
 #include "search_ges.h"
 
 #include "search_ges_update.h"
+#include "thread_team.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <stdexcept>
 
 namespace calm {
@@ -235,35 +239,74 @@ void keep_better(GesMove& best, GesMoveType type, int u, int v, const Set& C, do
 
 // An insertion u -> v with the clique C of v's neighbours that become its
 // parents, and its change of score; whether it is valid is checked apart.
+// `seq`: the clique's place among u's cliques (for the order of ties).
 struct InsertCandidate {
   int u;
   Set C;
   double delta;
+  int seq;
 };
 
-// The insertions with head v inside `allowed`, scored and sorted by their
-// change (ties in the order of u, then of the cliques). With
-// `improving_only`, only changes below -tol are kept; otherwise every
-// change that is a number (NaN: two inadmissible local scores).
+// The insertions u -> v for the tails u in tails[lo, hi) (all inside the
+// mask), scored, appended to `list`; `ne` and `pa` are v's neighbours and
+// parents in g. With `improving_only`, only changes below -tol are kept;
+// otherwise every change that is a number (NaN: two inadmissible local
+// scores).
+void list_inserts(const IntMatrix& g, int v, const Set& ne, const Set& pa, LocalScore& score,
+                  const Set& tails, std::size_t lo, std::size_t hi, bool improving_only,
+                  double tol, std::vector<InsertCandidate>& list) {
+  // the score of v's parents without u depends on C only, and the same
+  // cliques recur for most u: each is looked up once (half of the lookups
+  // of the forward phase, whose hash-table walks took a quarter of it)
+  std::map<Set, double> base_score;
+  auto score_without = [&](const Set& C, const Set& base) {
+    auto it = base_score.find(C);
+    if (it == base_score.end()) it = base_score.emplace(C, score.local(v, base)).first;
+    return it->second;
+  };
+  for (std::size_t t = lo; t < hi; ++t) {
+    const int u = tails[t];
+    if (u == v || adjacent(g, u, v)) continue;
+    const Set N = adjacent_among(g, ne, u);
+    int seq = 0;
+    for_each_clique(g, N, set_minus(ne, N), [&](const Set& C) {
+      const Set base = set_union(C, pa);
+      const double delta = score.local(v, with(base, u)) - score_without(C, base);
+      if (improving_only ? delta < -tol : !std::isnan(delta))
+        list.push_back(InsertCandidate{u, C, delta, seq});
+      ++seq;
+    });
+  }
+}
+
+// The tails the mask `allowed` admits for head v, in increasing order.
+Set mask_tails(const IntMatrix& allowed, int v) {
+  Set out;
+  for (int u = 0; u < allowed.rows(); ++u)
+    if (u != v && allowed(u, v) != 0) out.push_back(u);
+  return out;
+}
+
+// Sorts insertions by their change, ties in the order of u, then of the
+// cliques: the order in which one pass over u would list them.
+void sort_inserts(std::vector<InsertCandidate>& list) {
+  std::sort(list.begin(), list.end(), [](const InsertCandidate& a, const InsertCandidate& b) {
+    if (a.delta != b.delta) return a.delta < b.delta;
+    if (a.u != b.u) return a.u < b.u;
+    return a.seq < b.seq;
+  });
+}
+
+// The insertions with head v inside `allowed`, scored and sorted
+// (sort_inserts()).
 std::vector<InsertCandidate> insert_candidates(const IntMatrix& g, int v, LocalScore& score,
                                                const IntMatrix& allowed, bool improving_only,
                                                double tol) {
   std::vector<InsertCandidate> list;
-  const int d = static_cast<int>(g.rows());
-  const Set ne = neighbours(g, v), pa = parents(g, v);
-  for (int u = 0; u < d; ++u) {
-    if (u == v || adjacent(g, u, v) || allowed(u, v) == 0) continue;
-    const Set N = adjacent_among(g, ne, u);
-    for_each_clique(g, N, set_minus(ne, N), [&](const Set& C) {
-      const Set base = set_union(C, pa);
-      const double delta = score.local(v, with(base, u)) - score.local(v, base);
-      if (improving_only ? delta < -tol : !std::isnan(delta))
-        list.push_back(InsertCandidate{u, C, delta});
-    });
-  }
-  std::stable_sort(list.begin(), list.end(), [](const InsertCandidate& a, const InsertCandidate& b) {
-    return a.delta < b.delta;
-  });
+  const Set tails = mask_tails(allowed, v);
+  list_inserts(g, v, neighbours(g, v), parents(g, v), score, tails, 0, tails.size(),
+               improving_only, tol, list);
+  sort_inserts(list);
   return list;
 }
 
@@ -474,7 +517,11 @@ void mark_stale(std::vector<char>& fresh, const std::vector<int>& touched,
 // chooses.
 class InsertCache {
  public:
-  InsertCache(int d, double tol) : lists_(d), fresh_(d, 0), tol_(tol) {}
+  // `threads` > 1: a helper thread lists the insertions of half the heads
+  // when many are to be listed (list_stale()), on a score of its own whose
+  // cache holds at most `helper_budget` bytes (0: no limit).
+  InsertCache(int d, double tol, int threads, std::size_t helper_budget)
+      : lists_(d), fresh_(d, 0), tol_(tol), threads_(threads), helper_budget_(helper_budget) {}
 
   // The move best_move() would choose: heads in the order of their best
   // listed change (ties: smaller head first), each checked for its first
@@ -483,14 +530,10 @@ class InsertCache {
   GesMove best(const IntMatrix& g, const OutLists& out, LocalScore& score,
                const IntMatrix& allowed, const Knowledge* k) {
     const int d = static_cast<int>(g.rows());
+    list_stale(g, score, allowed);
     heads_.clear();
-    for (int v = 0; v < d; ++v) {
-      if (!fresh_[v]) {
-        lists_[v] = insert_candidates(g, v, score, allowed, true, tol_);
-        fresh_[v] = 1;
-      }
+    for (int v = 0; v < d; ++v)
       if (!lists_[v].empty()) heads_.push_back(v);
-    }
     std::sort(heads_.begin(), heads_.end(), [&](int a, int b) {
       const double da = lists_[a].front().delta, db = lists_[b].front().delta;
       return da < db || (da == db && a < b);
@@ -511,10 +554,93 @@ class InsertCache {
   }
 
  private:
+  // Lists the insertions of the heads whose lists are stale, over each
+  // head's tails in the mask (kept from the first call: the mask does not
+  // change during the search; scanning a column of it for every head listed
+  // again cost d a head). With a helper thread, the two threads take
+  // blocks of kTailBlock tails of the stale heads in turn, each scoring on a
+  // score object of its own, and each head's blocks are sorted together into
+  // the order one thread gives them: a list does not depend on the score
+  // object that computed it. (Splitting whole heads between the threads
+  // gained nothing on scale-free graphs: a hub's list is most of the work.)
+  static constexpr std::size_t kTailBlock = 128;
+  void list_stale(const IntMatrix& g, LocalScore& score, const IntMatrix& allowed) {
+    const int d = static_cast<int>(g.rows());
+    if (tails_.empty()) {
+      tails_.resize(d);
+      for (int v = 0; v < d; ++v) tails_[v] = mask_tails(allowed, v);
+    }
+    jobs_.clear();
+    for (int v = 0; v < d; ++v) {
+      if (fresh_[v]) continue;
+      fresh_[v] = 1;
+      lists_[v].clear();
+      const Set& t = tails_[v];
+      Block b{v, neighbours(g, v), parents(g, v), 0, 0, {}};
+      for (std::size_t lo = 0; lo < t.size(); lo += kTailBlock) {
+        b.lo = lo;
+        b.hi = std::min(t.size(), lo + kTailBlock);
+        jobs_.push_back(b);
+      }
+    }
+    if (jobs_.empty()) return;
+    if (threads_ < 2 || jobs_.size() < 2) {
+      for (Block& b : jobs_) run_block(g, score, b);
+    } else {
+      if (!team_) {
+        team_ = std::make_unique<ThreadTeam>(2);
+        helper_ = std::make_unique<LocalScore>(score.fresh_copy());
+      }
+      Shared job{this, &g, &score, {0}};
+      team_->run(&Shared::part, &job);
+      if (helper_budget_ > 0 && helper_->cache_bytes() > helper_budget_) helper_->clear_cache();
+    }
+    for (Block& b : jobs_) {
+      std::vector<InsertCandidate>& list = lists_[b.v];
+      if (list.empty()) list.swap(b.out);
+      else list.insert(list.end(), b.out.begin(), b.out.end());
+    }
+    int last = -1;
+    for (const Block& b : jobs_)
+      if (b.v != last) sort_inserts(lists_[last = b.v]);
+  }
+
+  // A block of one head's tails to list, and what it lists.
+  struct Block {
+    int v;
+    Set ne, pa;
+    std::size_t lo, hi;
+    std::vector<InsertCandidate> out;
+  };
+  void run_block(const IntMatrix& g, LocalScore& score, Block& b) const {
+    list_inserts(g, b.v, b.ne, b.pa, score, tails_[b.v], b.lo, b.hi, true, tol_, b.out);
+  }
+  // The blocks on a ThreadTeam: part 0 on the caller's score, part 1 on the
+  // helper's, each taking the next block until none is left.
+  struct Shared {
+    InsertCache* cache;
+    const IntMatrix* g;
+    LocalScore* score;
+    std::atomic<std::size_t> next;
+    static void part(void* ctx, int p) {
+      Shared& j = *static_cast<Shared*>(ctx);
+      LocalScore& sc = p == 0 ? *j.score : *j.cache->helper_;
+      std::vector<Block>& jobs = j.cache->jobs_;
+      for (std::size_t k = j.next++; k < jobs.size(); k = j.next++)
+        j.cache->run_block(*j.g, sc, jobs[k]);
+    }
+  };
+
   std::vector<std::vector<InsertCandidate>> lists_;
   std::vector<char> fresh_;
   std::vector<int> heads_;
+  std::vector<Set> tails_;
+  std::vector<Block> jobs_;
   double tol_;
+  int threads_;
+  std::size_t helper_budget_;
+  std::unique_ptr<ThreadTeam> team_;
+  std::unique_ptr<LocalScore> helper_;
 };
 
 }  // namespace
@@ -685,7 +811,8 @@ GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix&
   if (opt.backward) phases.push_back(GesMoveType::Delete);
   if (opt.turning) phases.push_back(GesMoveType::Turn);
   if (opt.forward) phases.push_back(GesMoveType::Insert);
-  InsertCache inserts(static_cast<int>(g.rows()), opt.tol);
+  InsertCache inserts(static_cast<int>(g.rows()), opt.tol, opt.threads,
+                      static_cast<std::size_t>(opt.cache_budget * kGesHelperBudgetShare));
   // each move's new class is computed on its component only (search_ges_update.h)
   CpdagUpdate update(g);
   const bool with_knowledge = opt.knowledge != nullptr && !opt.knowledge->empty();

@@ -74,7 +74,15 @@ struct GesOptions {
   // 10,000 variables has not been measured apart from the other changes.
   std::size_t cache_budget = 0;
   const Knowledge* knowledge = nullptr;  // background knowledge, if any
+  // threads of the forward phase: with 2 or more, a helper thread lists
+  // part of the insertions to be listed again after a move, with a score
+  // cache of its own (kGesHelperBudgetShare of cache_budget); the moves are
+  // those of 1
+  int threads = 1;
 };
+
+// The helper thread's share of GesOptions::cache_budget, on top of it.
+constexpr double kGesHelperBudgetShare = 0.5;
 
 struct GesResult {
   IntMatrix cpdag;

@@ -37,6 +37,7 @@ CpdagUpdate::CpdagUpdate(const IntMatrix& g) {
   new_pa_.assign(d, {});
   mark_.assign(d, 0);
   pos_.assign(d, 0);
+  slot_.assign(d, 0);
   out_directed_.assign(d, 0);
   std::vector<std::vector<int>> into;
   edge_lists(g, into, out_, &adj_);
@@ -171,9 +172,10 @@ void CpdagUpdate::write_cpdag(IntMatrix& g, const std::vector<int>& comp) {
   order.reserve(comp.size());
   for (int x : comp) pos_[x] = static_cast<int>(new_pa_[x].size());  // parents left
   std::vector<std::vector<int>> children(comp.size());
-  auto local = [&](int x) {
-    return static_cast<int>(std::lower_bound(comp.begin(), comp.end(), x) - comp.begin());
-  };
+  // each vertex's index in comp, read from slot_ (a binary search of comp
+  // took a tenth of the forward phase on scale-free graphs of 2000 variables)
+  for (std::size_t k = 0; k < comp.size(); ++k) slot_[comp[k]] = static_cast<int>(k);
+  auto local = [&](int x) { return slot_[x]; };
   for (int x : comp)
     for (int p : new_pa_[x]) children[local(p)].push_back(x);
   for (int x : comp)

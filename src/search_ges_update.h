@@ -52,6 +52,7 @@ class CpdagUpdate {
   std::vector<std::vector<int>> adj_, out_, dag_pa_, new_pa_;
   std::vector<char> mark_;
   std::vector<int> pos_, out_directed_;
+  std::vector<int> slot_;  // a component vertex's index in it (write_cpdag())
   // what undo() restores
   std::vector<Entry> saved_;
   std::vector<int> saved_comp_;

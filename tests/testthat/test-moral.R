@@ -324,6 +324,17 @@ test_that("IAMB's targets split between processes give the same blankets", {
     expect_length(other$blankets[[t]], 0L)
   }
   expect_identical(parts[[1]]$n_tests + parts[[2]]$n_tests, whole$n_tests)
+  # on two threads, over all targets, a part of them, and with blankets
+  # capped at 3 members and kept adjacencies
+  keep <- matrix(0, 40, 40)
+  keep[1, 2] <- keep[2, 1] <- 1
+  for (args in list(list(39L, NULL, 1L, -1L), list(39L, NULL, 5L, 30L), list(3L, keep, 1L, -1L))) {
+    one <- do.call(calm:::cpp_iamb, c(list(corr, 500, 0.01, 1e-8), args))
+    two <- do.call(calm:::cpp_iamb, c(list(corr, 500, 0.01, 1e-8), args, list(threads = 2L)))
+    expect_identical(two, one)
+  }
+  expect_true(any(one$capped))
+  expect_identical(calm:::iamb_blankets(corr, 500, 0.01, 1e-8, 39L, threads = 2L), whole)
   # through the future plan, from IAMB_SPREAD_D variables on
   skip_on_cran()
   skip_if_not_installed("future")

@@ -253,6 +253,38 @@ test_that("kicks on a helper thread give the graph, scores and record of kicks o
   }
 })
 
+test_that("starts on a helper thread give the starts, graph and choice of one thread", {
+  # the two threads take starts in turn; the best is chosen over all of
+  # them in their order, ties to the earlier start
+  for (seed in 1:3) {
+    cs <- boss_case(seed, 50, 2, 100, 7)
+    # a start given twice ends in the same graph: a tie between threads
+    cs$starts <- cbind(cs$starts, cs$starts[, 2])
+    for (budget in c(1024^3, 2e4)) {
+      run <- function(threads) {
+        calm:::boss_search(cs$sigma, cs$mask, cs$lambda, cs$starts, 100L, 4L, TRUE, 0.5,
+                           cache_budget = budget, keep_graphs = TRUE, threads = threads)
+      }
+      one <- run(1L)
+      two <- run(2L)
+      for (f in c("cpdag", "dag", "score", "order", "best_start", "starts", "orders",
+                  "start_cpdags")) {
+        expect_identical(two[[f]], one[[f]])
+      }
+      expect_identical(one$starts$score[8], one$starts$score[2])
+      if (budget < 1e5) expect_gt(two$cache_clears, 0L)
+    }
+  }
+  # the future plan's workers share the starts instead: one thread each
+  cs <- boss_case(5, 40, 2, 100, 4)
+  one <- calm:::boss_run(cs$sigma, cs$mask, cs$lambda, cs$starts, 100L, 4L, TRUE, 1,
+                         progress = FALSE)
+  two <- calm:::boss_run(cs$sigma, cs$mask, cs$lambda, cs$starts, 100L, 4L, TRUE, 1,
+                         progress = FALSE, groups = list(1:2, 3:4), threads = 2L)
+  expect_identical(two$cpdag, one$cpdag)
+  expect_identical(two$starts, one$starts)
+})
+
 test_that("boss() refuses bad arguments, naming them", {
   set.seed(5)
   x <- simulate_sem(5, k = 1, n = 100)$x

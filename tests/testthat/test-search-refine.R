@@ -183,8 +183,8 @@ test_that("insertions kept between moves give the same search as scoring every i
       start <- matrix(0, d, d)
     }
     mp <- calm:::max_parents_for(n)
-    run <- function(cached, budget = calm:::search_cache_budget) {
-      opt <- calm:::ges_options(TRUE, 1000L, cached_inserts = cached)
+    run <- function(cached, budget = calm:::search_cache_budget, threads = 1L) {
+      opt <- calm:::ges_options(TRUE, 1000L, cached_inserts = cached, threads = threads)
       opt$cache_budget <- budget
       calm:::cpp_ges_refine(s, start, bic_lambda(n, 2), mask, opt, req, forb, mp)
     }
@@ -194,6 +194,10 @@ test_that("insertions kept between moves give the same search as scoring every i
     expect_identical(a, b)
     # a score cache emptied after every move: the same search
     expect_identical(run(TRUE, budget = 1), a)
+    # half the heads listed on a helper thread (all d >= 16 heads at the
+    # first move), with and without its own cache emptied: the same search
+    expect_identical(run(TRUE, threads = 2L), a)
+    expect_identical(run(TRUE, budget = 1, threads = 2L), a)
     if (is.null(req)) {
       # a 0 x 0 start is the empty graph; with_dag = FALSE drops only the DAG
       start <- matrix(0, 0, 0)
