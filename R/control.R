@@ -75,9 +75,11 @@
 #'   reproduce a fit across machines with and without AVX2.
 #' @param threads Threads for the matrix products of the step kernel
 #'   (default 2), used for connected components of the moral graph with at
-#'   least 180 nodes, and for the refinement's kicks above
-#'   `search_control(all_pairs_max_d)` variables, where a helper thread runs
-#'   the next kick beside each one, with caches of its own (more memory:
+#'   least 180 nodes, and above `search_control(all_pairs_max_d)` variables
+#'   for IAMB's Markov blankets, the insertions GES scores, BOSS's starts and
+#'   the refinement's kicks (each thread takes the next kick, run again where
+#'   a kick ahead of it improved the order); the search's helper thread keeps
+#'   caches of its own (more memory:
 #'   `vignette("stage-budget", package = "calm")`). The result is the same
 #'   bit for bit for every value. Use 1 when components are fitted in
 #'   parallel through a future plan, or on a one-core machine.

@@ -19,8 +19,8 @@ no_kicks <- function() matrix(0L, 0, 0)
 # knowledge `kn` (NULL: none). `keep_graphs`: also return each start's CPDAG
 # (`start_cpdags`). `kick_local`: repair each kicked order locally
 # (BossOptions::kick_local in src/search_boss.h). `threads`: 2 or more runs
-# starts, then the next kick beside each kick, on a helper thread
-# (BossOptions::threads), with the same result.
+# starts and kicks on a helper thread too (BossOptions::threads), with the
+# same result.
 boss_search <- function(sigma, mask, lambda, starts, max_sweeps, exact_parents_max, bes, grow_ratio,
                         kick_moves = no_kicks(), kick_grow_ratios = numeric(), kn = NULL,
                         max_parents = -1L, cache_budget = search_cache_budget,

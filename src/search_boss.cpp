@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -177,56 +179,6 @@ class KickRunner {
 // Thrown inside a helper thread when the caller's thread has stopped.
 struct HelperStopped {};
 
-// A helper thread for the kicks: runs kick k from an order while the
-// caller runs the kick before it. Its searches never call R (their
-// interrupt check only sees whether the caller has stopped).
-class KickHelper {
- public:
-  KickHelper(const LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
-             const Knowledge* kn, std::size_t budget, const GesOptions& bes)
-      : score_(score.fresh_copy()),
-        runner_(score_, allowed, opt, kn, budget, nullptr,
-                [this] {
-                  if (stop_.load()) throw HelperStopped();
-                },
-                bes) {}
-  ~KickHelper() { join(); }
-
-  void start(const std::vector<int>& from, const std::vector<Kick>& kicks, std::size_t k) {
-    error_ = nullptr;
-    thread_ = std::thread([this, from, &kicks, k] {
-      try {
-        result_ = runner_.run(from, kicks, k);
-      } catch (...) {
-        error_ = std::current_exception();
-      }
-    });
-  }
-  // Waits for the kick and returns it (rethrowing what the thread threw).
-  KickResult finish() {
-    join();
-    if (error_) std::rethrow_exception(error_);
-    return std::move(result_);
-  }
-  // Stops the running kick (the caller's thread failed or was interrupted).
-  void abandon() {
-    stop_.store(true);
-    join();
-  }
-  int cache_clears() const { return runner_.cache_clears(); }
-
- private:
-  void join() {
-    if (thread_.joinable()) thread_.join();
-  }
-  LocalScore score_;
-  std::atomic<bool> stop_{false};
-  KickRunner runner_;
-  std::thread thread_;
-  KickResult result_;
-  std::exception_ptr error_;
-};
-
 // What one thread keeps of the starts it ran, in the order of their
 // indices: the graph of the best by the rule of boss_search() (a later start
 // replaces the best only when it scores better by more than opt.tol).
@@ -371,62 +323,145 @@ void run_starts(LocalScore& score, const IntMatrix& allowed, const BossOptions& 
   if (helper) best.cache_clears += helper->cache_clears();
 }
 
+// The kicks' shared record when they run on more than one thread
+// (run_kicks()): each kick's state, the result of a kick done but not yet
+// taken in, and the version of the best order (the improvements taken in so
+// far) each kick started from. Guarded by `lock`.
+struct KickBoard {
+  enum State : char { kWaiting, kRunning, kDone };
+  explicit KickBoard(std::size_t n) : state(n, kWaiting), started_at(n, 0), results(n) {}
+  std::mutex lock;
+  std::condition_variable changed;
+  std::vector<State> state;
+  std::vector<int> started_at;
+  std::vector<KickResult> results;
+  std::size_t next_commit = 0;  // kicks before it are taken in
+  int version = 0;
+  std::atomic<bool> stop{false};  // a thread failed or R interrupted: the others end
+  std::exception_ptr error;
+};
+
 // The kicks, each from the best order so far; a better-scoring result
-// replaces `best`. With opt.threads > 1 a helper thread runs kick k + 1 from
-// the same order while this thread runs kick k: when kick k does not
-// improve the order (most do not), kick k + 1 started from the order it
-// would have started from anyway, so both are used; when it does, kick
-// k + 1's result is dropped and the kick runs again from the new order. The
-// kicks' results, and the graph, are those of running them one by one.
+// replaces `best`. With opt.threads > 1 a helper thread takes kicks too:
+// each thread takes the first kick waiting, from the best order at that
+// moment, and the results are taken in in the order of the kicks. A kick
+// that started before a kick ahead of it improved the order is run again
+// from the new order when its turn comes; every other kick started from the
+// order it would have started from one by one (most kicks do not improve
+// it). The kicks' results, and the graph, are those of running them one by
+// one; neither thread waits for the other's kick to end (run two by two,
+// each pair took as long as its slower kick).
 void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
                const Knowledge* kn, std::size_t budget, OrderSearch& search, const GesOptions& bes,
                const Finish& finish, const std::function<void()>& interrupt,
                const std::vector<Kick>& kicks, BossResult& best) {
-  KickRunner runner(score, allowed, opt, kn, budget, &search, interrupt, bes);
-  std::unique_ptr<KickHelper> helper;
-  if (opt.threads > 1 && kicks.size() > 1)
-    helper = std::make_unique<KickHelper>(
-        score, allowed, opt, kn, static_cast<std::size_t>(budget * kHelperBudgetShare), bes);
+  KickBoard board(kicks.size());
+  bool improved = false;
   // a graph replaces `best` when it scores better
-  auto keep_better = [&](double score, IntMatrix& cpdag, std::vector<int>& order) {
-    if (!(score < best.score - opt.tol)) return false;
-    best.score = score;
+  auto keep_better = [&](double s, IntMatrix& cpdag, std::vector<int>& order) {
+    if (!(s < best.score - opt.tol)) return false;
+    best.score = s;
     best.cpdag = std::move(cpdag);
     best.order = std::move(order);
     return true;
   };
-  auto offer = [&](KickResult& r) {
-    best.kick_scores.push_back(r.score);
-    if (!keep_better(r.score, r.cpdag, r.search.order)) return false;
-    ++best.kicks_improved;
-    return true;
+  // takes in the kicks done, in order, while lock is held
+  auto commit = [&]() {
+    while (board.next_commit < kicks.size() && board.state[board.next_commit] == KickBoard::kDone) {
+      const std::size_t k = board.next_commit;
+      KickResult r = std::move(board.results[k]);
+      board.results[k] = KickResult();
+      if (board.started_at[k] != board.version) {
+        board.state[k] = KickBoard::kWaiting;  // from an order since replaced
+        break;
+      }
+      best.kick_scores.push_back(r.score);
+      if (keep_better(r.score, r.cpdag, r.search.order)) {
+        ++best.kicks_improved;
+        ++board.version;
+        improved = true;
+      }
+      ++board.next_commit;
+    }
+    board.changed.notify_all();
   };
-  bool improved = false;
-  std::size_t k = 0;
-  while (k < kicks.size()) {
-    const bool pair = helper && k + 1 < kicks.size();
-    if (pair) helper->start(best.order, kicks, k + 1);
-    KickResult first;
-    try {
-      first = runner.run(best.order, kicks, k);
-    } catch (...) {
-      if (pair) helper->abandon();
-      throw;
+  // one thread's work: kicks until none is left; `poll` (the caller's
+  // thread only) checks for R's interrupt while waiting
+  auto work = [&](KickRunner& runner, const std::function<void()>& poll) {
+    for (;;) {
+      std::vector<int> from;
+      std::size_t k = kicks.size();
+      {
+        std::unique_lock<std::mutex> g(board.lock);
+        for (;;) {
+          if (board.stop || board.next_commit >= kicks.size()) return;
+          for (std::size_t j = board.next_commit; j < kicks.size(); ++j)
+            if (board.state[j] == KickBoard::kWaiting) {
+              k = j;
+              break;
+            }
+          if (k < kicks.size()) break;
+          // nothing to take: a kick ahead may yet be sent back
+          board.changed.wait_for(g, std::chrono::milliseconds(20));
+          if (poll) {
+            g.unlock();
+            poll();
+            g.lock();
+          }
+        }
+        board.state[k] = KickBoard::kRunning;
+        board.started_at[k] = board.version;
+        from = best.order;
+      }
+      if (poll) poll();
+      KickResult r = runner.run(std::move(from), kicks, k);
+      r.search.dag = IntMatrix();  // the pruned class is what is kept
+      std::lock_guard<std::mutex> g(board.lock);
+      board.results[k] = std::move(r);
+      board.state[k] = KickBoard::kDone;
+      commit();
     }
-    KickResult second;
-    if (pair) second = helper->finish();
-    ++k;
-    if (offer(first)) {
-      // kick k + 1 started from the order before this improvement: it is
-      // dropped and runs next, from the new order
-      improved = true;
-      continue;
+  };
+  KickRunner runner(score, allowed, opt, kn, budget, &search, interrupt, bes);
+  std::unique_ptr<LocalScore> helper_score;
+  std::unique_ptr<KickRunner> helper_runner;
+  std::thread helper;
+  auto stop_all = [&]() {
+    {
+      std::lock_guard<std::mutex> g(board.lock);
+      board.stop = true;
+      board.changed.notify_all();
     }
-    if (pair) {
-      improved = offer(second) || improved;
-      ++k;
-    }
+    if (helper.joinable()) helper.join();
+  };
+  if (opt.threads > 1 && kicks.size() > 1) {
+    helper_score = std::make_unique<LocalScore>(score.fresh_copy());
+    const std::function<void()> stopped = [&board] {
+      if (board.stop.load()) throw HelperStopped();
+    };
+    helper_runner = std::make_unique<KickRunner>(
+        *helper_score, allowed, opt, kn, static_cast<std::size_t>(budget * kHelperBudgetShare),
+        nullptr, stopped, bes);
+    helper = std::thread([&] {
+      try {
+        work(*helper_runner, nullptr);
+      } catch (const HelperStopped&) {
+      } catch (...) {
+        std::lock_guard<std::mutex> g(board.lock);
+        board.error = std::current_exception();
+        board.stop = true;
+        board.changed.notify_all();
+      }
+    });
   }
+  try {
+    work(runner, interrupt);
+  } catch (...) {
+    stop_all();
+    throw;
+  }
+  stop_all();
+  if (board.error) std::rethrow_exception(board.error);
   // the local repairs leave the nodes they never examined as they were
   if (opt.kick_local && improved) {
     OrderSearchResult r = search.run(best.order, opt.max_sweeps, opt.tol);
@@ -437,7 +472,7 @@ void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& o
     keep_better(s, cpdag, r.order);
   }
   best.cache_clears += runner.cache_clears();
-  if (helper) best.cache_clears += helper->cache_clears();
+  if (helper_runner) best.cache_clears += helper_runner->cache_clears();
 }
 
 }  // namespace

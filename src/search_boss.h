@@ -45,9 +45,10 @@ struct BossOptions {
   // of variables the sweeps after every kick cost d^2 each
   bool kick_local = false;
   // threads: with 2 or more, a helper thread takes starts while the caller
-  // runs others (run_starts() in search_boss.cpp), then runs the next kick
-  // from the same order while the caller runs one (run_kicks()); each has
-  // caches of its own. The results are those of 1
+  // runs others (run_starts() in search_boss.cpp), then kicks, each from the
+  // best order when it starts, run again where a kick ahead of it improved
+  // the order (run_kicks()); the helper has caches of its own. The results
+  // are those of 1
   int threads = 1;
 };
 

@@ -216,10 +216,12 @@ test_that("kicks from the best order never end worse and escape a poor start", {
 })
 
 test_that("kicks on a helper thread give the graph, scores and record of kicks one by one", {
-  # the helper runs kick k + 1 beside kick k; where kick k improves, the
-  # helper's result is dropped and the kick runs again from the new order
+  # each thread takes the next kick from the best order at that moment; a
+  # kick that started before a kick ahead of it improved the order runs
+  # again (which kicks that hits depends on the threads' timing: several
+  # data sets and settings)
   improved <- 0L
-  for (seed in 1:3) {
+  for (seed in 1:5) {
     cs <- boss_case(seed, 60, 2, 120, 1)
     kicks <- calm:::draw_kicks(60, 25, 6)
     for (local in c(FALSE, TRUE)) for (ratios in list(1, c(1, 0.5))) {
