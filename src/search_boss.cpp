@@ -323,23 +323,108 @@ void run_starts(LocalScore& score, const IntMatrix& allowed, const BossOptions& 
   if (helper) best.cache_clears += helper->cache_clears();
 }
 
-// The kicks' shared record when they run on more than one thread
-// (run_kicks()): each kick's state, the result of a kick done but not yet
-// taken in, and the version of the best order (the improvements taken in so
-// far) each kick started from. Guarded by `lock`.
-struct KickBoard {
+// The kicks' shared record (run_kicks()): each kick's state, the result of
+// a kick done but not yet taken in, and the version of the best order (the
+// improvements taken in so far) each kick started from. A kick is taken in
+// only in the order of the kicks, and only when no kick ahead of it improved
+// the order after it started; otherwise it waits to run again. Every member
+// function locks.
+class KickBoard {
+ public:
+  // `offer(result)`: takes a kick's result in, true when it improved the best
+  using Offer = std::function<bool(KickResult&)>;
+  KickBoard(std::size_t n, const std::vector<int>& best_order, Offer offer)
+      : state_(n, kWaiting), started_at_(n, 0), results_(n), best_order_(best_order),
+        offer_(std::move(offer)) {}
+
+  // The next kick to run (the first one waiting) and the order it starts
+  // from; false when every kick is taken in or the kicks were stopped.
+  // While no kick waits (one ahead may yet be sent back), it waits, calling
+  // `poll` (R's interrupt check, the caller's thread only) now and then.
+  bool take(std::size_t& k, std::vector<int>& from, const std::function<void()>& poll) {
+    std::unique_lock<std::mutex> g(lock_);
+    for (;;) {
+      if (stop_.load() || next_commit_ >= state_.size()) return false;
+      for (k = next_commit_; k < state_.size(); ++k)
+        if (state_[k] == kWaiting) break;
+      if (k < state_.size()) break;
+      changed_.wait_for(g, std::chrono::milliseconds(20));
+      if (poll) {
+        g.unlock();
+        poll();
+        g.lock();
+      }
+    }
+    state_[k] = kRunning;
+    started_at_[k] = version_;
+    from = best_order_;
+    return true;
+  }
+
+  // Kick k's result; takes in the kicks done, in order.
+  void put(std::size_t k, KickResult r) {
+    std::lock_guard<std::mutex> g(lock_);
+    results_[k] = std::move(r);
+    state_[k] = kDone;
+    while (next_commit_ < state_.size() && state_[next_commit_] == kDone) {
+      const std::size_t j = next_commit_;
+      KickResult done = std::move(results_[j]);
+      results_[j] = KickResult();
+      if (started_at_[j] != version_) {
+        state_[j] = kWaiting;  // from an order since replaced: runs again
+        break;
+      }
+      std::vector<int> order = done.search.order;  // (offer_() may take it)
+      if (offer_(done)) {
+        ++version_;
+        best_order_ = std::move(order);
+      }
+      ++next_commit_;
+    }
+    changed_.notify_all();
+  }
+
+  // Ends the kicks: the threads take none after their present one; `error`,
+  // when not null, is rethrown by rethrow().
+  void stop(std::exception_ptr error = nullptr) {
+    std::lock_guard<std::mutex> g(lock_);
+    if (error && !error_) error_ = error;
+    stop_.store(true);
+    changed_.notify_all();
+  }
+  bool stopped() const { return stop_.load(); }
+  void rethrow() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
   enum State : char { kWaiting, kRunning, kDone };
-  explicit KickBoard(std::size_t n) : state(n, kWaiting), started_at(n, 0), results(n) {}
-  std::mutex lock;
-  std::condition_variable changed;
-  std::vector<State> state;
-  std::vector<int> started_at;
-  std::vector<KickResult> results;
-  std::size_t next_commit = 0;  // kicks before it are taken in
-  int version = 0;
-  std::atomic<bool> stop{false};  // a thread failed or R interrupted: the others end
-  std::exception_ptr error;
+  std::mutex lock_;
+  std::condition_variable changed_;
+  std::vector<State> state_;
+  std::vector<int> started_at_;
+  std::vector<KickResult> results_;
+  std::vector<int> best_order_;
+  Offer offer_;
+  std::size_t next_commit_ = 0;
+  int version_ = 0;
+  std::atomic<bool> stop_{false};
+  std::exception_ptr error_;
 };
+
+// One thread's kicks: until none is left, the next one from the best order
+// at that moment (KickBoard).
+void kick_worker(KickBoard& board, KickRunner& runner, const std::vector<Kick>& kicks,
+                 const std::function<void()>& poll) {
+  std::size_t k = 0;
+  std::vector<int> from;
+  while (board.take(k, from, poll)) {
+    if (poll) poll();
+    KickResult r = runner.run(std::move(from), kicks, k);
+    r.search.dag = IntMatrix();  // the pruned class is what is kept
+    board.put(k, std::move(r));
+  }
+}
 
 // The kicks, each from the best order so far; a better-scoring result
 // replaces `best`. With opt.threads > 1 a helper thread takes kicks too:
@@ -355,7 +440,6 @@ void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& o
                const Knowledge* kn, std::size_t budget, OrderSearch& search, const GesOptions& bes,
                const Finish& finish, const std::function<void()>& interrupt,
                const std::vector<Kick>& kicks, BossResult& best) {
-  KickBoard board(kicks.size());
   bool improved = false;
   // a graph replaces `best` when it scores better
   auto keep_better = [&](double s, IntMatrix& cpdag, std::vector<int>& order) {
@@ -365,103 +449,43 @@ void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& o
     best.order = std::move(order);
     return true;
   };
-  // takes in the kicks done, in order, while lock is held
-  auto commit = [&]() {
-    while (board.next_commit < kicks.size() && board.state[board.next_commit] == KickBoard::kDone) {
-      const std::size_t k = board.next_commit;
-      KickResult r = std::move(board.results[k]);
-      board.results[k] = KickResult();
-      if (board.started_at[k] != board.version) {
-        board.state[k] = KickBoard::kWaiting;  // from an order since replaced
-        break;
-      }
-      best.kick_scores.push_back(r.score);
-      if (keep_better(r.score, r.cpdag, r.search.order)) {
-        ++best.kicks_improved;
-        ++board.version;
-        improved = true;
-      }
-      ++board.next_commit;
-    }
-    board.changed.notify_all();
-  };
-  // one thread's work: kicks until none is left; `poll` (the caller's
-  // thread only) checks for R's interrupt while waiting
-  auto work = [&](KickRunner& runner, const std::function<void()>& poll) {
-    for (;;) {
-      std::vector<int> from;
-      std::size_t k = kicks.size();
-      {
-        std::unique_lock<std::mutex> g(board.lock);
-        for (;;) {
-          if (board.stop || board.next_commit >= kicks.size()) return;
-          for (std::size_t j = board.next_commit; j < kicks.size(); ++j)
-            if (board.state[j] == KickBoard::kWaiting) {
-              k = j;
-              break;
-            }
-          if (k < kicks.size()) break;
-          // nothing to take: a kick ahead may yet be sent back
-          board.changed.wait_for(g, std::chrono::milliseconds(20));
-          if (poll) {
-            g.unlock();
-            poll();
-            g.lock();
-          }
-        }
-        board.state[k] = KickBoard::kRunning;
-        board.started_at[k] = board.version;
-        from = best.order;
-      }
-      if (poll) poll();
-      KickResult r = runner.run(std::move(from), kicks, k);
-      r.search.dag = IntMatrix();  // the pruned class is what is kept
-      std::lock_guard<std::mutex> g(board.lock);
-      board.results[k] = std::move(r);
-      board.state[k] = KickBoard::kDone;
-      commit();
-    }
-  };
+  KickBoard board(kicks.size(), best.order, [&](KickResult& r) {
+    best.kick_scores.push_back(r.score);
+    if (!keep_better(r.score, r.cpdag, r.search.order)) return false;
+    ++best.kicks_improved;
+    improved = true;
+    return true;
+  });
   KickRunner runner(score, allowed, opt, kn, budget, &search, interrupt, bes);
   std::unique_ptr<LocalScore> helper_score;
   std::unique_ptr<KickRunner> helper_runner;
   std::thread helper;
-  auto stop_all = [&]() {
-    {
-      std::lock_guard<std::mutex> g(board.lock);
-      board.stop = true;
-      board.changed.notify_all();
-    }
-    if (helper.joinable()) helper.join();
-  };
   if (opt.threads > 1 && kicks.size() > 1) {
     helper_score = std::make_unique<LocalScore>(score.fresh_copy());
-    const std::function<void()> stopped = [&board] {
-      if (board.stop.load()) throw HelperStopped();
-    };
     helper_runner = std::make_unique<KickRunner>(
         *helper_score, allowed, opt, kn, static_cast<std::size_t>(budget * kHelperBudgetShare),
-        nullptr, stopped, bes);
+        nullptr, [&board] { if (board.stopped()) throw HelperStopped(); }, bes);
     helper = std::thread([&] {
       try {
-        work(*helper_runner, nullptr);
+        kick_worker(board, *helper_runner, kicks, nullptr);
       } catch (const HelperStopped&) {
       } catch (...) {
-        std::lock_guard<std::mutex> g(board.lock);
-        board.error = std::current_exception();
-        board.stop = true;
-        board.changed.notify_all();
+        board.stop(std::current_exception());
       }
     });
   }
+  auto join = [&] {
+    board.stop();
+    if (helper.joinable()) helper.join();
+  };
   try {
-    work(runner, interrupt);
+    kick_worker(board, runner, kicks, interrupt);
   } catch (...) {
-    stop_all();
+    join();
     throw;
   }
-  stop_all();
-  if (board.error) std::rethrow_exception(board.error);
+  join();
+  board.rethrow();
   // the local repairs leave the nodes they never examined as they were
   if (opt.kick_local && improved) {
     OrderSearchResult r = search.run(best.order, opt.max_sweeps, opt.tol);
