@@ -2,7 +2,8 @@
 // threads (thread_team.cpp: helpers that spin, then sleep on a condition
 // variable) under many hand-overs, teams started and stopped, a part that
 // throws, and whole 2-thread fits, which must equal the 1-thread fit bit for
-// bit.
+// bit; the search's threads too (IAMB's targets, GES's insertion lists,
+// BOSS's starts and kicks), each equal to one thread.
 #include <chrono>
 #include <cstdio>
 #include <new>
@@ -14,6 +15,10 @@
 #include "calm_options.h"
 #include "sanitize_check.h"
 #include "sanitize_util.h"
+#include "iamb.h"
+#include "search_boss.h"
+#include "search_ges.h"
+#include "search_score.h"
 #include "thread_team.h"
 
 namespace {
@@ -101,9 +106,65 @@ void fit_checks(std::mt19937_64& rng) {
 
 }  // namespace
 
+// The search on one thread and on two, on data of random ER DAGs: IAMB's
+// blankets, GES from the empty graph, BOSS's starts and kicks (local repairs
+// and full sweeps, a cache budget that empties the caches on the way).
+void search_checks(std::mt19937_64& rng) {
+  for (int rep = 0; rep < 3; ++rep) {
+    const int d = 30;
+    const calm::IntMatrix dag = random_dag_matrix(d, 0.12, rng);
+    const Eigen::MatrixXd B = random_weights(dag, rng);
+    const Eigen::MatrixXd X = sem_data(B, noise_variances(d, 1.0, rng), 150, rng);
+    const Eigen::MatrixXd S = to_correlation(X.transpose() * X / 150.0);
+    calm::IambOptions io;
+    io.test.n = 150;
+    const calm::IambResult i1 = calm::iamb_all(S, io, {}, 0, -1, 1);
+    const calm::IambResult i2 = calm::iamb_all(S, io, {}, 0, -1, 2);
+    CHECK(i1.blankets == i2.blankets && i1.n_tests == i2.n_tests && i1.capped == i2.capped);
+    calm::IntMatrix full = calm::IntMatrix::Ones(d, d);
+    for (int i = 0; i < d; ++i) full(i, i) = 0;
+    calm::GesOptions go;
+    go.forward = true;
+    calm::LocalScore s1(S, 0.03), s2(S, 0.03);
+    const calm::GesResult g1 = calm::ges_refine(calm::IntMatrix::Zero(d, d), s1, full, go, {});
+    go.threads = 2;
+    go.cache_budget = rep == 0 ? 1 : 0;
+    const calm::GesResult g2 = calm::ges_refine(calm::IntMatrix::Zero(d, d), s2, full, go, {});
+    CHECK(g1.cpdag == g2.cpdag && g1.score_after == g2.score_after);
+    CHECK(g1.moves.size() == g2.moves.size());
+    std::vector<std::vector<int>> starts(5, std::vector<int>(d));
+    for (auto& st : starts) {
+      for (int i = 0; i < d; ++i) st[i] = i;
+      std::shuffle(st.begin(), st.end(), rng);
+    }
+    std::vector<calm::Kick> kicks(12);
+    for (auto& k : kicks)
+      for (int m = 0; m < 4; ++m) {
+        k.from.push_back(static_cast<int>(rng() % d));
+        k.to.push_back(static_cast<int>(rng() % d));
+      }
+    calm::BossOptions bo;
+    bo.max_sweeps = 50;
+    bo.tol = 1e-10;
+    bo.exact_parents_max = 4;
+    bo.kick_grow_ratios = {1.0, 0.5};
+    bo.kick_local = rep % 2 == 1;
+    bo.cache_budget = rep == 2 ? 2e4 : 0;
+    calm::LocalScore b1s(S, 0.03), b2s(S, 0.03);
+    const calm::BossResult b1 = calm::boss_search(b1s, full, starts, bo, {}, kicks);
+    bo.threads = 2;
+    const calm::BossResult b2 = calm::boss_search(b2s, full, starts, bo, {}, kicks);
+    CHECK(b1.cpdag == b2.cpdag && b1.score == b2.score && b1.best_start == b2.best_start);
+    CHECK(b1.kick_scores == b2.kick_scores && b1.kicks_improved == b2.kicks_improved);
+    for (std::size_t k = 0; k < starts.size(); ++k)
+      CHECK(b1.starts[k].score == b2.starts[k].score && b1.starts[k].order == b2.starts[k].order);
+  }
+}
+
 int main() {
   std::mt19937_64 rng(3838);
   team_checks();
   fit_checks(rng);
+  search_checks(rng);
   return report("driver_threads");
 }
