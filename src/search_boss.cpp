@@ -40,9 +40,9 @@ constexpr double kHelperBudgetShare = 0.5;
 
 // The cache budget is shared by the caller's search objects: the starts'
 // one and one per other grow ratio of the kicks. A helper thread's
-// searches (run_kicks()) hold kHelperBudgetShare of that budget each on top:
-// splitting the budget with them instead emptied the caller's caches so
-// often at 5000 variables that the helper gained nothing.
+// searches (run_starts(), run_kicks()) hold kHelperBudgetShare of that
+// budget each on top: splitting the budget with them instead emptied the
+// caller's caches so often at 5000 variables that the helper gained nothing.
 std::size_t searches_alive(const BossOptions& opt, const std::vector<Kick>& kicks) {
   std::size_t n_searches = 1;
   if (!kicks.empty()) {

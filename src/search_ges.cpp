@@ -517,9 +517,9 @@ void mark_stale(std::vector<char>& fresh, const std::vector<int>& touched,
 // chooses.
 class InsertCache {
  public:
-  // `threads` > 1: a helper thread lists the insertions of half the heads
-  // when many are to be listed (list_stale()), on a score of its own whose
-  // cache holds at most `helper_budget` bytes (0: no limit).
+  // `threads` > 1: a helper thread lists blocks of the stale heads' tails
+  // too (list_stale()), on a score of its own whose cache holds at most
+  // `helper_budget` bytes (0: no limit).
   InsertCache(int d, double tol, int threads, std::size_t helper_budget)
       : lists_(d), fresh_(d, 0), tol_(tol), threads_(threads), helper_budget_(helper_budget) {}
 
