@@ -57,6 +57,18 @@ cpp_dag_to_cpdag <- function(adj) {
     .Call(`_calm_cpp_dag_to_cpdag`, adj)
 }
 
+cpp_dag_to_cpdag_double <- function(adj) {
+    .Call(`_calm_cpp_dag_to_cpdag_double`, adj)
+}
+
+cpp_nonzero_pairs <- function(m) {
+    .Call(`_calm_cpp_nonzero_pairs`, m)
+}
+
+cpp_is_zero_one <- function(m) {
+    .Call(`_calm_cpp_is_zero_one`, m)
+}
+
 cpp_moral_graph <- function(adj) {
     .Call(`_calm_cpp_moral_graph`, adj)
 }

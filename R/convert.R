@@ -185,8 +185,14 @@ as_igraph.calm_fit <- function(x, graph = c("cpdag", "dag", "skeleton"), ...) {
 # The one place an adjacency matrix becomes an igraph graph.
 amat_to_igraph <- function(m) {
   nm <- node_names(m)
-  idx <- which(m != 0 & row(m) != col(m), arr.ind = TRUE)
-  idx <- idx[order(idx[, 1], idx[, 2]), , drop = FALSE]
+  idx <- if (is.double(m) && is.matrix(m)) {
+    # (in C++: which() and row()/col() make four d x d matrices, 1.6 GB
+    # at 10,000 variables)
+    cpp_nonzero_pairs(m)
+  } else {
+    idx <- which(m != 0 & row(m) != col(m), arr.ind = TRUE)
+    idx[order(idx[, 1], idx[, 2]), , drop = FALSE]
+  }
   g <- igraph::make_empty_graph(n = nrow(m), directed = TRUE)
   g <- igraph::set_vertex_attr(g, "name", value = nm)
   if (nrow(idx) > 0L) {

@@ -29,7 +29,7 @@ new_calm_fit <- function(amat, sigma = NULL, n = Inf, B_raw = NULL, method = "ca
                          is_cpdag = FALSE, refit = NULL, extra = list()) {
   amat <- set_node_names(amat)
   # (a 0/1 double matrix already is kept as it is: no copy of d x d)
-  if (!is.double(amat) || any(amat != 0 & amat != 1)) amat[] <- as.double(amat != 0)
+  if (!is.double(amat) || !cpp_is_zero_one(amat)) amat[] <- as.double(amat != 0)
   nm <- rownames(amat)
   if (is_cpdag) {
     cpdag <- amat

@@ -47,13 +47,13 @@ graph_targets <- function(targets, nodes, call) {
 # interventional essential graph with `targets` (column positions), then
 # maximally oriented under the resolved knowledge `kn` (NULL: none).
 class_cpdag <- function(amat, targets = NULL, kn = NULL) {
-  a <- (amat != 0) * 1
   if (is.null(targets)) {
-    cp <- cpp_dag_to_cpdag(a)
-    storage.mode(cp) <- "double"
+    # a double matrix goes to C++ as it is (its nonzero entries are the
+    # edges): no d x d copy on the way
+    cp <- cpp_dag_to_cpdag_double(if (is.double(amat)) amat else (amat != 0) * 1)
     dimnames(cp) <- dimnames(amat)
   } else {
-    cp <- interventional_cpdag(a, targets)
+    cp <- interventional_cpdag((amat != 0) * 1, targets)
   }
   if (inherits(kn, "calm_knowledge_resolved")) cp <- knowledge_cpdag(cp, kn)
   cp

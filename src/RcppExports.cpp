@@ -216,6 +216,36 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_dag_to_cpdag_double
+Rcpp::NumericMatrix cpp_dag_to_cpdag_double(const Eigen::Map<Eigen::MatrixXd> adj);
+RcppExport SEXP _calm_cpp_dag_to_cpdag_double(SEXP adjSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type adj(adjSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_dag_to_cpdag_double(adj));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_nonzero_pairs
+Rcpp::IntegerMatrix cpp_nonzero_pairs(const Eigen::Map<Eigen::MatrixXd> m);
+RcppExport SEXP _calm_cpp_nonzero_pairs(SEXP mSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type m(mSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_nonzero_pairs(m));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_is_zero_one
+bool cpp_is_zero_one(const Eigen::Map<Eigen::MatrixXd> m);
+RcppExport SEXP _calm_cpp_is_zero_one(SEXP mSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type m(mSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_is_zero_one(m));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_moral_graph
 Eigen::MatrixXi cpp_moral_graph(const Eigen::Map<Eigen::MatrixXd> adj);
 RcppExport SEXP _calm_cpp_moral_graph(SEXP adjSEXP) {
@@ -498,6 +528,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_topological_order", (DL_FUNC) &_calm_cpp_topological_order, 1},
     {"_calm_cpp_is_dag", (DL_FUNC) &_calm_cpp_is_dag, 1},
     {"_calm_cpp_dag_to_cpdag", (DL_FUNC) &_calm_cpp_dag_to_cpdag, 1},
+    {"_calm_cpp_dag_to_cpdag_double", (DL_FUNC) &_calm_cpp_dag_to_cpdag_double, 1},
+    {"_calm_cpp_nonzero_pairs", (DL_FUNC) &_calm_cpp_nonzero_pairs, 1},
+    {"_calm_cpp_is_zero_one", (DL_FUNC) &_calm_cpp_is_zero_one, 1},
     {"_calm_cpp_moral_graph", (DL_FUNC) &_calm_cpp_moral_graph, 1},
     {"_calm_cpp_make_acyclic", (DL_FUNC) &_calm_cpp_make_acyclic, 1},
     {"_calm_cpp_pdag_extension", (DL_FUNC) &_calm_cpp_pdag_extension, 1},

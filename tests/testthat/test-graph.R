@@ -106,3 +106,32 @@ err("moral_graph", "g", moral_graph(TRUE))
 err("moral_graph", "output", moral_graph(A, output = 2))
   }))
 })
+
+test_that("the graph helpers without d x d temporaries agree with R's own", {
+  # amat_to_igraph(), new_calm_fit() and class_cpdag() read double matrices
+  # in C++ (cpp_nonzero_pairs(), cpp_is_zero_one(), cpp_dag_to_cpdag_double());
+  # other types go through R's which(): both must give the same graphs
+  set.seed(11)
+  for (d in c(2, 7, 30)) {
+    m <- matrix(sample(c(0, 0, 0, 1, -0.5, 2), d * d, TRUE), d, d)
+    diag(m)[1] <- 1
+    m[sample(d * d, 2)] <- NaN
+    ref <- which(!is.na(m) & m != 0 & row(m) != col(m), arr.ind = TRUE)
+    ref <- unname(ref[order(ref[, 1], ref[, 2]), , drop = FALSE])
+    expect_identical(calm:::cpp_nonzero_pairs(m), ref)
+    expect_false(calm:::cpp_is_zero_one(m))
+    dag <- as_amat(simulate_dag(d, k = min(1, (d - 1) / 2))) * 1
+    expect_true(calm:::cpp_is_zero_one(dag))
+    expect_identical(calm:::cpp_is_zero_one(dag * 0.5), !any(dag != 0))
+    g_dbl <- calm:::amat_to_igraph(dag)
+    g_int <- calm:::amat_to_igraph(dag != 0)
+    expect_identical(igraph::as_edgelist(g_dbl), igraph::as_edgelist(g_int))
+    expect_identical(igraph::E(g_dbl)$undirected, igraph::E(g_int)$undirected)
+    cp <- calm:::class_cpdag(dag)
+    expect_type(cp, "double")
+    expect_identical(unname(cp), unname(calm:::cpp_dag_to_cpdag(dag) * 1))
+    expect_identical(calm:::class_cpdag(dag * 3), cp)
+    expect_identical(calm:::class_cpdag(dag != 0), cp)
+  }
+  expect_identical(calm:::cpp_nonzero_pairs(matrix(0, 3, 3)), matrix(0L, 0, 2))
+})
