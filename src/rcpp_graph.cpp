@@ -32,11 +32,7 @@ Eigen::MatrixXi cpp_dag_to_cpdag(const Eigen::Map<Eigen::MatrixXd> adj) {
 // its conversion to double held 1.6 GB more at the fit's peak).
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericMatrix cpp_dag_to_cpdag_double(const Eigen::Map<Eigen::MatrixXd> adj) {
-  const calm::IntMatrix cp = calm::dag_to_cpdag(nonzero(adj));
-  Rcpp::NumericMatrix out(static_cast<int>(cp.rows()), static_cast<int>(cp.cols()));
-  for (Eigen::Index j = 0; j < cp.cols(); ++j)
-    for (Eigen::Index i = 0; i < cp.rows(); ++i) out(i, j) = cp(i, j);
-  return out;
+  return calm_glue::as_double(calm::dag_to_cpdag(nonzero(adj)));
 }
 
 // The nonzero entries of `m` off its diagonal as a two-column matrix (row,
