@@ -101,8 +101,8 @@ cpp_knowledge_extension <- function(cpdag, required, forbidden) {
     .Call(`_calm_cpp_knowledge_extension`, cpdag, required, forbidden)
 }
 
-cpp_data_covariance <- function(x) {
-    .Call(`_calm_cpp_data_covariance`, x)
+cpp_data_covariance <- function(x, threads = 1L) {
+    .Call(`_calm_cpp_data_covariance`, x, threads)
 }
 
 cpp_training_covariance <- function(cov, mu, n, held) {

@@ -36,7 +36,8 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
                    call = call)
   phase("covariance")
   t0 <- proc.time()[["elapsed"]]
-  cv <- resolve_covariance(x, cov, n, standardize, call = call, small_n = TRUE)
+  cv <- resolve_covariance(x, cov, n, standardize, call = call, small_n = TRUE,
+                           threads = moral_threads(ctrl, d0))
   release_memory(ncol(cv[["sigma"]]))
   t1 <- proc.time()[["elapsed"]]
   sigma <- cv[["sigma"]]
@@ -64,11 +65,13 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
        cut = cut, skip = skip, seconds = c(covariance = t1 - t0, moral = t2 - t1))
 }
 
-# The threads of IAMB's targets in calm(): calm_control(threads) above
-# search_control(all_pairs_max_d) variables, as the refinement's searches
-# (search_threads()); the blankets are the same for any number.
+# The threads of the covariance and of IAMB's targets in calm():
+# calm_control(threads) above search_control(all_pairs_max_d) variables, as
+# the refinement's searches (search_threads()); the covariance and the
+# blankets are the same for any number.
 moral_threads <- function(ctrl, d) {
-  if (is.null(ctrl$threads) || d <= ctrl$search$all_pairs_max_d) 1L else as.integer(ctrl$threads)
+  if (is.null(ctrl$threads) || is.na(d) || d <= ctrl$search$all_pairs_max_d) return(1L)
+  as.integer(ctrl$threads)
 }
 
 # calm(alpha): a level in (0, 1), or "auto", 0.01 up to MORAL_ALPHA_D

@@ -240,9 +240,9 @@ check_data <- function(x, arg = deparse(substitute(x)), call = parent.frame()) {
 #
 # `small_n = TRUE` (the learners whose searches only regress a node on a few
 # others) accepts a singular sample covariance when n <= d: see
-# check_covariance().
+# check_covariance(). `threads`: of the data's covariance (data_cov()).
 resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FALSE,
-                               call = parent.frame(), small_n = FALSE) {
+                               call = parent.frame(), small_n = FALSE, threads = 1L) {
   if (is.null(x) && is.null(cov)) {
     cli::cli_abort("Supply data as {.arg x} or a covariance matrix as {.arg cov}.",
                    class = c("calm_error_argument", "calm_error"), call = call)
@@ -258,7 +258,7 @@ resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FAL
       abort_arg("n", "is taken from the data; leave it NULL when {.arg x} is given.", call = call)
     }
     n <- nrow(x)
-    s <- data_cov(x)
+    s <- data_cov(x, threads)
     if (!covariance_representable(s)) {
       check_no_outlier_overflow(x, call)
       s <- rescaled_covariance(x, standardize, call = call)
@@ -282,13 +282,15 @@ resolve_covariance <- function(x = NULL, cov = NULL, n = NULL, standardize = FAL
 # DATA_COV_CPP_D columns, calm's own (C++, cpp_data_covariance()) above. The
 # two differ in the last bits (about 1e-13 on the seeded fixtures), which
 # would change seeded small fits (B_raw) bit for bit; above it stats::cov()
-# took 14 s of a fit at d = 2000, n = 4000, calm's own 1 s.
+# took 14 s of a fit at d = 2000, n = 4000, calm's own 1 s. `threads`
+# share calm's own from 1000 columns up, with the same result for any
+# number.
 DATA_COV_CPP_D <- 500
-data_cov <- function(x) {
+data_cov <- function(x, threads = 1L) {
   n <- nrow(x)
   if (ncol(x) <= DATA_COV_CPP_D) return(stats::cov(x) * (n - 1) / n)
   storage.mode(x) <- "double"
-  s <- cpp_data_covariance(x)[["cov"]]
+  s <- cpp_data_covariance(x, threads)[["cov"]]
   dimnames(s) <- list(colnames(x), colnames(x))
   s
 }

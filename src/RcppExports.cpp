@@ -343,12 +343,13 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_data_covariance
-Rcpp::List cpp_data_covariance(SEXP x);
-RcppExport SEXP _calm_cpp_data_covariance(SEXP xSEXP) {
+Rcpp::List cpp_data_covariance(SEXP x, int threads);
+RcppExport SEXP _calm_cpp_data_covariance(SEXP xSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_data_covariance(x));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_data_covariance(x, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -539,7 +540,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_enumerate_orders", (DL_FUNC) &_calm_cpp_enumerate_orders, 3},
     {"_calm_cpp_regression_dag", (DL_FUNC) &_calm_cpp_regression_dag, 2},
     {"_calm_cpp_knowledge_extension", (DL_FUNC) &_calm_cpp_knowledge_extension, 3},
-    {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 1},
+    {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 2},
     {"_calm_cpp_training_covariance", (DL_FUNC) &_calm_cpp_training_covariance, 4},
     {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 11},
     {"_calm_cpp_exact_search", (DL_FUNC) &_calm_cpp_exact_search, 6},

@@ -15,11 +15,14 @@ namespace calm {
 // Covariance of the columns of the n x d column-major matrix `x`, divided by
 // n, written to the d x d column-major `out`; computed in row blocks so no
 // centred copy of the data is made. constant[j] is set when column j takes
-// a single value.
-void data_covariance(const double* x, long n, long d, std::vector<bool>* constant, double* out);
+// a single value. `threads`: the threads that share the products from 1000
+// columns up; the result is the same for any number.
+void data_covariance(const double* x, long n, long d, std::vector<bool>* constant, double* out,
+                     int threads = 1);
 
 // The same, returned as a new matrix.
-Eigen::MatrixXd data_covariance(const double* x, long n, long d, std::vector<bool>* constant);
+Eigen::MatrixXd data_covariance(const double* x, long n, long d, std::vector<bool>* constant,
+                                int threads = 1);
 
 // The covariance (divided by n - nt) of the rows of a data set of n rows
 // that are not among the nt x d rows `held` (column-major), from the

@@ -23,14 +23,15 @@ const double* data_pointer(SEXP x, const char* what) {
 }  // namespace
 
 // list(cov = the covariance of the columns of `x` (divided by n),
-// constant = whether each column takes a single value).
+// constant = whether each column takes a single value), on `threads`
+// threads (the same result for any number).
 // [[Rcpp::export(rng = false)]]
-Rcpp::List cpp_data_covariance(SEXP x) {
+Rcpp::List cpp_data_covariance(SEXP x, int threads = 1) {
   const double* px = data_pointer(x, "cpp_data_covariance()");
   const long n = Rf_nrows(x), d = Rf_ncols(x);
   std::vector<bool> constant;
   Rcpp::NumericMatrix out(d, d);
-  calm::data_covariance(px, n, d, &constant, out.begin());
+  calm::data_covariance(px, n, d, &constant, out.begin(), threads);
   Rcpp::LogicalVector cst(constant.begin(), constant.end());
   return Rcpp::List::create(Rcpp::Named("cov") = out, Rcpp::Named("constant") = cst);
 }

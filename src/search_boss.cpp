@@ -126,11 +126,14 @@ struct KickResult {
 // its own of both, built on its first kick.
 class KickRunner {
  public:
+  // `own`: the caller's search (null on a helper thread); `proto`: the
+  // caller's search, whose exact tables the others share.
   KickRunner(LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
-             const Knowledge* kn, std::size_t budget, OrderSearch* own,
+             const Knowledge* kn, std::size_t budget, OrderSearch* own, const OrderSearch& proto,
              std::function<void()> interrupt, const GesOptions& bes)
       : score_(score), allowed_(allowed), opt_(opt), kn_(kn), budget_(budget), own_(own),
-        interrupt_(std::move(interrupt)), finish_{score, allowed, bes, opt.bes, interrupt_} {}
+        proto_(&proto), interrupt_(std::move(interrupt)),
+        finish_{score, allowed, bes, opt.bes, interrupt_} {}
 
   // Kick k (kicks[k], at its grow ratio) from the order `from`.
   KickResult run(std::vector<int> from, const std::vector<Kick>& kicks, std::size_t k) {
@@ -154,12 +157,14 @@ class KickRunner {
   }
 
  private:
+  // (a search at another ratio, or the helper's, shares the exact tables
+  // of the caller's search `proto_`)
   OrderSearch& search_for(double ratio) {
     if (own_ && ratio == opt_.grow_ratio) return *own_;
     auto it = others_.find(ratio);
     if (it == others_.end())
-      it = others_.emplace(ratio, std::make_unique<OrderSearch>(score_, allowed_, opt_.exact_parents_max,
-                                                                ratio, interrupt_, kn_, budget_))
+      it = others_.emplace(ratio, std::make_unique<OrderSearch>(*proto_, score_, ratio, interrupt_,
+                                                                budget_))
                .first;
     return *it->second;
   }
@@ -170,6 +175,7 @@ class KickRunner {
   const Knowledge* kn_;
   std::size_t budget_;
   OrderSearch* own_;
+  const OrderSearch* proto_;
   std::function<void()> interrupt_;
   Finish finish_;
   std::map<double, std::unique_ptr<OrderSearch>> others_;
@@ -216,10 +222,12 @@ void run_start(OrderSearch& search, const Finish& finish, const BossOptions& opt
 // call R (their interrupt check only sees whether the caller has stopped).
 class StartHelper {
  public:
+  // `proto`: the caller's search, whose exact tables the helper's shares.
   StartHelper(const LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
-              const Knowledge* kn, std::size_t budget, const GesOptions& bes)
+              const Knowledge* kn, std::size_t budget, const GesOptions& bes,
+              const OrderSearch& proto)
       : score_(score.fresh_copy()), allowed_(allowed), opt_(opt), kn_(kn), budget_(budget),
-        bes_(bes) {}
+        bes_(bes), proto_(proto) {}
   ~StartHelper() { abandon(); }
 
   void start(const std::vector<std::vector<int>>& starts, std::atomic<std::size_t>& next,
@@ -229,8 +237,7 @@ class StartHelper {
         const std::function<void()> stop = [this] {
           if (stop_.load()) throw HelperStopped();
         };
-        OrderSearch search(score_, allowed_, opt_.exact_parents_max, opt_.grow_ratio, stop, kn_,
-                           budget_);
+        OrderSearch search(proto_, score_, opt_.grow_ratio, stop, budget_);
         const Finish finish{score_, allowed_, bes_, opt_.bes, stop};
         for (std::size_t k = next++; k < starts.size(); k = next++)
           run_start(search, finish, opt_, starts, k, records, best_);
@@ -269,6 +276,7 @@ class StartHelper {
   const Knowledge* kn_;
   std::size_t budget_;
   const GesOptions& bes_;
+  const OrderSearch& proto_;
   std::atomic<bool> stop_{false}, done_{false};
   std::thread thread_;
   StartsBest best_;
@@ -293,7 +301,8 @@ void run_starts(LocalScore& score, const IntMatrix& allowed, const BossOptions& 
   std::unique_ptr<StartHelper> helper;
   if (opt.threads > 1 && starts.size() > 1) {
     helper = std::make_unique<StartHelper>(
-        score, allowed, opt, kn, static_cast<std::size_t>(budget * kHelperBudgetShare), bes);
+        score, allowed, opt, kn, static_cast<std::size_t>(budget * kHelperBudgetShare), bes,
+        search);
     helper->start(starts, next, records);
   }
   try {
@@ -456,7 +465,7 @@ void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& o
     improved = true;
     return true;
   });
-  KickRunner runner(score, allowed, opt, kn, budget, &search, interrupt, bes);
+  KickRunner runner(score, allowed, opt, kn, budget, &search, search, interrupt, bes);
   std::unique_ptr<LocalScore> helper_score;
   std::unique_ptr<KickRunner> helper_runner;
   std::thread helper;
@@ -464,7 +473,7 @@ void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& o
     helper_score = std::make_unique<LocalScore>(score.fresh_copy());
     helper_runner = std::make_unique<KickRunner>(
         *helper_score, allowed, opt, kn, static_cast<std::size_t>(budget * kHelperBudgetShare),
-        nullptr, [&board] { if (board.stopped()) throw HelperStopped(); }, bes);
+        nullptr, search, [&board] { if (board.stopped()) throw HelperStopped(); }, bes);
     helper = std::thread([&] {
       try {
         kick_worker(board, *helper_runner, kicks, nullptr);
@@ -513,7 +522,8 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
                             : nullptr;
   const std::size_t budget =
       static_cast<std::size_t>(opt.cache_budget / searches_alive(opt, kicks));
-  OrderSearch search(score, allowed, opt.exact_parents_max, opt.grow_ratio, interrupt, kn, budget);
+  OrderSearch search(score, allowed, opt.exact_parents_max, opt.grow_ratio, interrupt, kn, budget,
+                     opt.threads);
   const GesOptions bes = bes_options(opt, kn);
   const Finish finish{score, allowed, bes, opt.bes, interrupt};
   BossResult best;

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <set>
+#include <utility>
 #include <stdexcept>
 
 namespace calm {
@@ -30,6 +32,18 @@ Set children(const IntMatrix& g, int v) {
   for (int i = 0; i < g.rows(); ++i)
     if (edge(g, v, i) && !edge(g, i, v)) s.push_back(i);
   return s;
+}
+// v's neighbours and parents in g, as neighbours() and parents() give
+// them, from `adj`, the vertices adjacent to v (sorted): a cost of v's
+// degree instead of d.
+void listed_family(const IntMatrix& g, const Set& adj, int v, Set& ne, Set& pa) {
+  ne.clear();
+  pa.clear();
+  for (int i : adj) {
+    if (!edge(g, i, v)) continue;
+    if (edge(g, v, i)) ne.push_back(i);
+    else pa.push_back(i);
+  }
 }
 Set neighbours(const IntMatrix& g, int v) {
   Set s;
@@ -527,20 +541,13 @@ class InsertCache {
   // listed change (ties: smaller head first), each checked for its first
   // valid insertion until no later head can beat the best found. `out`:
   // the graph's OutLists.
-  GesMove best(const IntMatrix& g, const OutLists& out, LocalScore& score,
-               const IntMatrix& allowed, const Knowledge* k) {
-    const int d = static_cast<int>(g.rows());
-    list_stale(g, score, allowed);
-    heads_.clear();
-    for (int v = 0; v < d; ++v)
-      if (!lists_[v].empty()) heads_.push_back(v);
-    std::sort(heads_.begin(), heads_.end(), [&](int a, int b) {
-      const double da = lists_[a].front().delta, db = lists_[b].front().delta;
-      return da < db || (da == db && a < b);
-    });
+  GesMove best(const IntMatrix& g, const OutLists& out, const std::vector<Set>& adj,
+               LocalScore& score, const IntMatrix& allowed, const Knowledge* k) {
+    list_stale(g, adj, score, allowed);
     GesMove best;
-    for (int v : heads_) {
-      if (best.valid() && lists_[v].front().delta > best.delta) break;
+    for (const HeadKey& h : heads_) {
+      const int v = h.second;
+      if (best.valid() && h.first > best.delta) break;
       GesMove m = first_valid_insert(g, out, v, lists_[v], k);
       if (m.valid() && (!best.valid() || m.delta < best.delta ||
                         (m.delta == best.delta && m.v < best.v)))
@@ -564,26 +571,37 @@ class InsertCache {
   // object that computed it. (Splitting whole heads between the threads
   // gained nothing on scale-free graphs: a hub's list is most of the work.)
   static constexpr std::size_t kTailBlock = 128;
-  void list_stale(const IntMatrix& g, LocalScore& score, const IntMatrix& allowed) {
+  void list_stale(const IntMatrix& g, const std::vector<Set>& adj, LocalScore& score,
+                  const IntMatrix& allowed) {
     const int d = static_cast<int>(g.rows());
     if (tails_.empty()) {
       tails_.resize(d);
       for (int v = 0; v < d; ++v) tails_[v] = mask_tails(allowed, v);
     }
     jobs_.clear();
+    stale_.clear();
     for (int v = 0; v < d; ++v) {
       if (fresh_[v]) continue;
       fresh_[v] = 1;
+      stale_.push_back(v);
+      if (!lists_[v].empty()) heads_.erase(HeadKey(lists_[v].front().delta, v));
       lists_[v].clear();
       const Set& t = tails_[v];
-      Block b{v, neighbours(g, v), parents(g, v), 0, 0, {}};
+      Block b{v, {}, {}, 0, 0, {}};
+      listed_family(g, adj[v], v, b.ne, b.pa);
       for (std::size_t lo = 0; lo < t.size(); lo += kTailBlock) {
         b.lo = lo;
         b.hi = std::min(t.size(), lo + kTailBlock);
         jobs_.push_back(b);
       }
     }
-    if (jobs_.empty()) return;
+    if (!jobs_.empty()) run_jobs(g, score);
+    for (int v : stale_)
+      if (!lists_[v].empty()) heads_.emplace(lists_[v].front().delta, v);
+  }
+
+  // Lists the blocks of jobs_ into the heads' lists, each list sorted.
+  void run_jobs(const IntMatrix& g, LocalScore& score) {
     if (threads_ < 2 || jobs_.size() < 2) {
       for (Block& b : jobs_) run_block(g, score, b);
     } else {
@@ -633,7 +651,12 @@ class InsertCache {
 
   std::vector<std::vector<InsertCandidate>> lists_;
   std::vector<char> fresh_;
-  std::vector<int> heads_;
+  // the heads with a nonempty list by their best change, ties by head (the
+  // order best() checks them in), kept as lists change: sorting all d
+  // heads at every move took a tenth of the forward phase at 5000 variables
+  using HeadKey = std::pair<double, int>;
+  std::set<HeadKey> heads_;
+  std::vector<int> stale_;
   std::vector<Set> tails_;
   std::vector<Block> jobs_;
   double tol_;
@@ -826,7 +849,8 @@ GesResult ges_refine(const IntMatrix& start, LocalScore& score, const IntMatrix&
         if (interrupt) interrupt();
         GesMove m;
         if (type == GesMoveType::Insert && opt.cached_inserts) {
-          m = inserts.best(g, update.out_lists(), score, allowed, opt.knowledge);
+          m = inserts.best(g, update.out_lists(), update.adjacency(), score, allowed,
+                           opt.knowledge);
         } else if (type == GesMoveType::Delete && !with_knowledge) {
           m = deletes.best(g, update.adjacency(), score);
         } else if (type == GesMoveType::Turn) {

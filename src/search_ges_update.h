@@ -53,6 +53,9 @@ class CpdagUpdate {
   std::vector<char> mark_;
   std::vector<int> pos_, out_directed_;
   std::vector<int> slot_;  // a component vertex's index in it (write_cpdag())
+  // write_cpdag()'s lists by index in the component, reused between moves
+  std::vector<std::vector<int>> children_, pa_;
+  std::vector<std::vector<char>> label_;
   // what undo() restores
   std::vector<Entry> saved_;
   std::vector<int> saved_comp_;

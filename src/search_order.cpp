@@ -1,6 +1,9 @@
 #include "search_order.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -8,8 +11,38 @@
 
 namespace calm {
 
+std::shared_ptr<const ExactTable> exact_table(const LocalScore& score, int j,
+                                              const std::vector<int>& cand,
+                                              const std::vector<int>& required_pos) {
+  auto t = std::make_shared<ExactTable>();
+  std::vector<double>& best = t->best;
+  std::vector<std::uint32_t>& arg = t->arg;
+  const int k = static_cast<int>(cand.size());
+  best = score.all_subset_scores(j, cand);
+  if (!required_pos.empty()) {
+    // only sets holding every required parent count
+    std::uint32_t req_bits = 0;
+    for (int b : required_pos) req_bits |= std::uint32_t(1) << b;
+    for (std::uint32_t m = 0; m < best.size(); ++m)
+      if ((m & req_bits) != req_bits) best[m] = std::numeric_limits<double>::infinity();
+  }
+  arg.resize(best.size());
+  for (std::uint32_t m = 0; m < best.size(); ++m) {
+    arg[m] = m;
+    for (int b = 0; b < k; ++b) {
+      const std::uint32_t bit = std::uint32_t(1) << b;
+      if ((m & bit) && best[m ^ bit] < best[m]) {
+        best[m] = best[m ^ bit];
+        arg[m] = arg[m ^ bit];
+      }
+    }
+  }
+  return t;
+}
+
 ParentChooser::ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_parents_max,
-                             double grow_ratio, const std::vector<int>& required)
+                             double grow_ratio, const std::vector<int>& required,
+                             std::shared_ptr<const ExactTable> table)
     : score_(score), j_(j), cand_(std::move(cand)) {
   const int k = static_cast<int>(cand_.size());
   for (int b = 0; b < k; ++b)
@@ -17,45 +50,47 @@ ParentChooser::ParentChooser(LocalScore& score, int j, std::vector<int> cand, in
       required_pos_.push_back(b);
   exact_ = k <= exact_parents_max;
   if (!exact_) {
-    if (required_pos_.empty()) {
-      tree_.reset(new GrowShrinkTree(score_, j_, cand_, grow_ratio));
-      return;
+    if (!required_pos_.empty()) {
+      // the tree's candidates are the free ones; the required parents sit
+      // in every set it builds
+      tree_pos_.assign(k, -1);
+      int free = 0;
+      for (int b = 0; b < k; ++b)
+        if (std::find(required_pos_.begin(), required_pos_.end(), b) == required_pos_.end())
+          tree_pos_[b] = free++;
+      tree_allowed_.assign(free, 0);
     }
-    // the tree's candidates are the free ones; the required parents sit in
-    // every set it builds
-    std::vector<int> free, req;
-    tree_pos_.assign(k, -1);
-    for (int b = 0; b < k; ++b) {
-      if (std::find(required_pos_.begin(), required_pos_.end(), b) != required_pos_.end()) {
-        req.push_back(cand_[b]);
-      } else {
-        tree_pos_[b] = static_cast<int>(free.size());
-        free.push_back(cand_[b]);
-      }
-    }
-    tree_allowed_.assign(free.size(), 0);
-    tree_.reset(new GrowShrinkTree(score_, j_, free, grow_ratio, req));
+    make_tree(grow_ratio);
     return;
   }
-  best_ = score_.all_subset_scores(j_, cand_);
-  if (!required_pos_.empty()) {
-    // only sets holding every required parent count
-    std::uint32_t req_bits = 0;
-    for (int b : required_pos_) req_bits |= std::uint32_t(1) << b;
-    for (std::uint32_t m = 0; m < best_.size(); ++m)
-      if ((m & req_bits) != req_bits) best_[m] = std::numeric_limits<double>::infinity();
+  table_ = table ? std::move(table) : exact_table(score_, j_, cand_, required_pos_);
+}
+
+ParentChooser::ParentChooser(const ParentChooser& proto, LocalScore& score, double grow_ratio)
+    : score_(score),
+      j_(proto.j_),
+      cand_(proto.cand_),
+      required_pos_(proto.required_pos_),
+      tree_pos_(proto.tree_pos_),
+      tree_allowed_(std::count_if(proto.tree_pos_.begin(), proto.tree_pos_.end(),
+                                  [](int b) { return b >= 0; }),
+                    0),
+      exact_(proto.exact_),
+      table_(proto.table_) {
+  if (!exact_) make_tree(grow_ratio);
+}
+
+void ParentChooser::make_tree(double grow_ratio) {
+  if (required_pos_.empty()) {
+    tree_.reset(new GrowShrinkTree(score_, j_, cand_, grow_ratio));
+    return;
   }
-  arg_.resize(best_.size());
-  for (std::uint32_t m = 0; m < best_.size(); ++m) {
-    arg_[m] = m;
-    for (int b = 0; b < k; ++b) {
-      const std::uint32_t bit = std::uint32_t(1) << b;
-      if ((m & bit) && best_[m ^ bit] < best_[m]) {
-        best_[m] = best_[m ^ bit];
-        arg_[m] = arg_[m ^ bit];
-      }
-    }
+  std::vector<int> free, req;
+  for (std::size_t b = 0; b < cand_.size(); ++b) {
+    if (tree_pos_[b] < 0) req.push_back(cand_[b]);
+    else free.push_back(cand_[b]);
   }
+  tree_.reset(new GrowShrinkTree(score_, j_, free, grow_ratio, req));
 }
 
 double ParentChooser::best(const std::vector<char>& allowed, std::vector<int>* chosen) {
@@ -78,14 +113,70 @@ double ParentChooser::best(const std::vector<char>& allowed, std::vector<int>* c
   if (chosen) {
     chosen->clear();
     for (int b = 0; b < k; ++b)
-      if (arg_[m] & (std::uint32_t(1) << b)) chosen->push_back(cand_[b]);
+      if (table_->arg[m] & (std::uint32_t(1) << b)) chosen->push_back(cand_[b]);
   }
-  return best_[m];
+  return table_->best[m];
 }
+
+namespace {
+
+// The exact tables of the nodes with at most `exact_parents_max` candidates
+// (null for the others), on `threads` threads that take the nodes in turn.
+// `interrupt` is called on the caller's thread only; when it throws, the
+// helpers stop and are joined before the exception goes on.
+std::vector<std::shared_ptr<const ExactTable>> exact_tables(
+    const LocalScore& score, const std::vector<std::vector<int>>& cands,
+    const std::vector<std::vector<int>>& required, int exact_parents_max, int threads,
+    const std::function<void()>& interrupt) {
+  const std::size_t d = cands.size();
+  std::vector<std::shared_ptr<const ExactTable>> out(d);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  auto work = [&](bool caller) {
+    for (std::size_t j = next++; j < d && !stop.load(); j = next++) {
+      if (caller && interrupt) interrupt();
+      const std::vector<int>& cand = cands[j];
+      if (static_cast<int>(cand.size()) > exact_parents_max) continue;
+      std::vector<int> req_pos;
+      for (std::size_t b = 0; b < cand.size(); ++b)
+        if (std::find(required[j].begin(), required[j].end(), cand[b]) != required[j].end())
+          req_pos.push_back(static_cast<int>(b));
+      out[j] = exact_table(score, static_cast<int>(j), cand, req_pos);
+    }
+  };
+  std::vector<std::thread> helpers;
+  std::vector<std::exception_ptr> errors(threads > 1 ? threads - 1 : 0);
+  try {
+    for (int t = 1; t < threads; ++t)
+      helpers.emplace_back([&, t] {
+        try {
+          work(false);
+        } catch (...) {
+          errors[t - 1] = std::current_exception();
+          stop.store(true);
+        }
+      });
+  } catch (...) {
+    // a thread that could not start leaves its nodes to the others
+  }
+  try {
+    work(true);
+  } catch (...) {
+    stop.store(true);
+    for (std::thread& h : helpers) h.join();
+    throw;
+  }
+  for (std::thread& h : helpers) h.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  return out;
+}
+
+}  // namespace
 
 OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_parents_max,
                          double grow_ratio, std::function<void()> interrupt,
-                         const Knowledge* knowledge, std::size_t cache_budget)
+                         const Knowledge* knowledge, std::size_t cache_budget, int threads)
     : score_(score), interrupt_(std::move(interrupt)), cache_budget_(cache_budget) {
   const int d = score.dim();
   if (allowed.rows() != d || allowed.cols() != d)
@@ -115,11 +206,11 @@ OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_
         }
   }
   if (exact_parents_max > 20) exact_parents_max = 20;
-  choosers_.reserve(d);
   dependents_.assign(d, {});
   required_.assign(d, {});
+  std::vector<std::vector<int>> cands(d);
   for (int j = 0; j < d; ++j) {
-    std::vector<int> cand;
+    std::vector<int>& cand = cands[j];
     for (int i = 0; i < d; ++i) {
       if (i == j) continue;
       if (knowledge && knowledge->is_required(i, j)) {
@@ -132,9 +223,30 @@ OrderSearch::OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_
       }
     }
     for (int i : cand) dependents_[i].push_back(j);
-    choosers_.emplace_back(score, j, cand, exact_parents_max, grow_ratio, required_[j]);
+  }
+  std::vector<std::shared_ptr<const ExactTable>> tables =
+      exact_tables(score, cands, required_, exact_parents_max, threads, interrupt_);
+  choosers_.reserve(d);
+  for (int j = 0; j < d; ++j) {
+    choosers_.emplace_back(score, j, std::move(cands[j]), exact_parents_max, grow_ratio,
+                           required_[j], std::move(tables[j]));
     if (interrupt_) interrupt_();
   }
+}
+
+OrderSearch::OrderSearch(const OrderSearch& proto, LocalScore& score, double grow_ratio,
+                         std::function<void()> interrupt, std::size_t cache_budget)
+    : score_(score),
+      interrupt_(std::move(interrupt)),
+      dependents_(proto.dependents_),
+      required_(proto.required_),
+      before_(proto.before_),
+      after_(proto.after_),
+      cache_budget_(cache_budget) {
+  if (score.dim() != proto.score_.dim())
+    throw std::invalid_argument("the searches' scores differ in size");
+  choosers_.reserve(proto.choosers_.size());
+  for (const ParentChooser& c : proto.choosers_) choosers_.emplace_back(c, score, grow_ratio);
 }
 
 void OrderSearch::follow_precedence(std::vector<int>& order) const {

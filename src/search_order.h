@@ -32,10 +32,32 @@ namespace calm {
 // exact (a table over all subsets) for at most `exact_parents_max` candidates,
 // greedy through a grow-shrink tree otherwise. `required`: candidates every
 // parent set must hold (background knowledge).
+// The exact table of a node with few candidates: for each subset (bit
+// mask) of its candidates, the best score of a parent set within it and the
+// set attaining it. It depends on the score's covariance and penalty only,
+// so searches on other threads or at other grow ratios share it.
+struct ExactTable {
+  std::vector<double> best;
+  std::vector<std::uint32_t> arg;
+};
+// The table of node j with candidates `cand`; `required_pos`: positions in
+// `cand` every parent set must hold. Reads `score` only (no cache), so it may
+// run on several threads at once.
+std::shared_ptr<const ExactTable> exact_table(const LocalScore& score, int j,
+                                              const std::vector<int>& cand,
+                                              const std::vector<int>& required_pos);
+
 class ParentChooser {
  public:
+  // `table`: node j's exact table when it has been computed already
+  // (exact_table()); otherwise it is computed here when j has at most
+  // `exact_parents_max` candidates.
   ParentChooser(LocalScore& score, int j, std::vector<int> cand, int exact_parents_max,
-                double grow_ratio = 1.0, const std::vector<int>& required = {});
+                double grow_ratio = 1.0, const std::vector<int>& required = {},
+                std::shared_ptr<const ExactTable> table = nullptr);
+  // The same chooser on another score (of the same covariance and penalty)
+  // at `grow_ratio`: the exact table is shared, a tree starts empty.
+  ParentChooser(const ParentChooser& proto, LocalScore& score, double grow_ratio);
   const std::vector<int>& candidates() const { return cand_; }
 
   // `allowed[b]`: candidate b may be a parent. Returns the best score
@@ -58,9 +80,9 @@ class ParentChooser {
   std::vector<int> tree_pos_;      // with required parents: position in the tree's candidates, -1 for required
   std::vector<char> tree_allowed_;
   bool exact_ = false;
-  std::vector<double> best_;           // exact: best score within each subset
-  std::vector<std::uint32_t> arg_;     // exact: the subset attaining it
+  std::shared_ptr<const ExactTable> table_;  // exact: the node's table
   std::unique_ptr<GrowShrinkTree> tree_;
+  void make_tree(double grow_ratio);
 };
 
 struct OrderSearchResult {
@@ -86,9 +108,20 @@ class OrderSearch {
   // `cache_budget`: bytes the grow-shrink trees and the local score cache
   // may hold together before they are emptied (0: no bound); results do not
   // depend on it, only time and memory do.
+  // `threads`: the threads that compute the exact tables (the same tables
+  // for any number).
   OrderSearch(LocalScore& score, const IntMatrix& allowed, int exact_parents_max, double grow_ratio,
               std::function<void()> interrupt, const Knowledge* knowledge = nullptr,
-              std::size_t cache_budget = 0);
+              std::size_t cache_budget = 0, int threads = 1);
+  // The search of `proto` (its candidates, knowledge and exact tables) on
+  // another score of the same covariance and penalty, at `grow_ratio`, with
+  // empty trees: a helper thread's search, or one at another grow ratio,
+  // without computing the tables again (at 5000 variables they took most of
+  // the 2 s a BOSS call cost before its first start). Reads only what
+  // `proto` never changes after its construction, so `proto` may be searching
+  // on another thread meanwhile.
+  OrderSearch(const OrderSearch& proto, LocalScore& score, double grow_ratio,
+              std::function<void()> interrupt, std::size_t cache_budget);
   OrderSearchResult run(std::vector<int> order, int max_sweeps, double tol);
   // The search from `order` where only some nodes are out of place (a kick
   // moved them): run()'s sweeps over the nodes in `focus`, their candidates

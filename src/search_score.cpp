@@ -91,21 +91,25 @@ double LocalScore::residual_variance(int j, const std::vector<int>& parents) con
   return std::max(rv, kVarianceFloor * sjj);
 }
 
+double LocalScore::compute(int j, const std::vector<int>& parents) const {
+  const int k = static_cast<int>(parents.size());
+  const int mp = node_max_parents(j);
+  if (mp >= 0 && k > mp) return std::numeric_limits<double>::infinity();
+  const double rv = residual_variance(j, parents);
+  if (!admissible(j, k, rv)) return std::numeric_limits<double>::infinity();
+  return fit_term(j, rv) + lambda_ * static_cast<double>(k);
+}
+
 double LocalScore::local(int j, std::vector<int> parents) {
   std::sort(parents.begin(), parents.end());
+  if (parents.size() <= kUncachedParents) return compute(j, parents);
   std::vector<int> key;
   key.reserve(parents.size() + 1);
   key.push_back(j);
   key.insert(key.end(), parents.begin(), parents.end());
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
-  const int k = static_cast<int>(parents.size());
-  double s = std::numeric_limits<double>::infinity();
-  const int mp = node_max_parents(j);
-  if (mp < 0 || k <= mp) {
-    const double rv = residual_variance(j, parents);
-    if (admissible(j, k, rv)) s = fit_term(j, rv) + lambda_ * static_cast<double>(k);
-  }
+  const double s = compute(j, parents);
   // a hash node holds the key's vector, the value and two pointers
   cache_bytes_ += key.capacity() * sizeof(int) + sizeof(key) + 2 * sizeof(void*) + sizeof(double);
   cache_.emplace(std::move(key), s);

@@ -95,8 +95,15 @@ class LocalScore {
   // (numerically) deterministic relation scores as very good, not as NaN.
   double residual_variance(int j, const std::vector<int>& parents) const;
 
-  // s(j, parents), cached by (j, sorted parents); +Inf when inadmissible.
+  // s(j, parents), cached by (j, sorted parents) above kUncachedParents
+  // parents; +Inf when inadmissible.
   double local(int j, std::vector<int> parents);
+
+  // Parent sets of at most this size are scored afresh, not looked up: at
+  // thousands of variables the cache holds millions of sets, and a lookup
+  // there (a few cache misses) cost more than the regression on a few
+  // parents. GES from the empty graph at 5000 variables took a third less.
+  static constexpr std::size_t kUncachedParents = 4;
 
   // Sum of s(j, pa(j)) over the nodes of a DAG (adj(i, j) != 0: i -> j).
   double dag_score(const IntMatrix& adj);
@@ -127,6 +134,8 @@ class LocalScore {
     std::size_t operator()(const std::vector<int>& v) const;
   };
   double weight(int j) const { return group_.empty() ? 1.0 : weight_[j]; }
+  // s(j, parents) computed (parents sorted), +Inf where inadmissible.
+  double compute(int j, const std::vector<int>& parents) const;
   CovMap S_;
   double lambda_;
   int max_parents_;

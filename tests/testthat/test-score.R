@@ -29,6 +29,27 @@ test_that("local scores match a direct regression and pcalg's GaussL0penObsScore
   expect_equal(as.numeric(d_calm) * -n, d_pcalg, tolerance = 1e-8)
 })
 
+test_that("local scores of small parent sets (scored afresh) and large ones (cached) match a regression", {
+  # sets of at most 4 parents skip the cache (LocalScore::kUncachedParents)
+  set.seed(12)
+  x <- matrix(rnorm(200 * 9), 200, 9) %*% matrix(runif(81, -0.5, 0.5), 9) + matrix(rnorm(1800), 200)
+  n <- nrow(x)
+  S <- cov(x) * (n - 1) / n
+  dag <- matrix(0, 9, 9)
+  dag[1:6, 9] <- 1
+  dag[1:4, 8] <- 1
+  dag[3, 7] <- 1
+  lam <- 0.02
+  term <- function(j) {
+    pa <- which(dag[, j] != 0)
+    rv <- if (length(pa)) S[j, j] - S[j, pa] %*% solve(S[pa, pa], S[pa, j]) else S[j, j]
+    0.5 * log(drop(rv)) + lam * length(pa)
+  }
+  expected <- sum(vapply(1:9, term, numeric(1)))
+  expect_equal(as.numeric(score_dag(dag, x, edge_penalty = lam, standardize = FALSE)), expected,
+               tolerance = 1e-10)
+})
+
 test_that("score_dag gives equivalent DAGs and their CPDAG the same score", {
   set.seed(3)
   sem <- simulate_sem(8, k = 1, n = 400)

@@ -25,3 +25,19 @@ test_that("resolve_covariance accepts data or a covariance, not both", {
   expect_error(calm:::resolve_covariance(x = data.frame(a = 1:3, b = letters[1:3])), "`x`.*numeric")
   expect_error(calm:::resolve_covariance(cov = diag(2), n = 1), "`n`")
 })
+
+test_that("the covariance of wide data is stats::cov()'s, the same on 1 and 2 threads", {
+  # from 1000 columns calm sums it in column panels that the threads share
+  set.seed(5)
+  x <- matrix(rnorm(40 * 1100), 40, 1100)
+  x[, 2] <- x[, 2] * 1e3 + 7
+  n <- nrow(x)
+  one <- calm:::data_cov(x, threads = 1L)
+  two <- calm:::data_cov(x, threads = 2L)
+  expect_identical(one, two)
+  expect_true(isSymmetric(one))
+  expect_equal(one, stats::cov(x) * (n - 1) / n, tolerance = 1e-12, ignore_attr = TRUE)
+  res <- calm:::cpp_data_covariance(x, 2L)
+  expect_identical(res$cov, unname(two))
+  expect_false(any(res$constant))
+})
