@@ -3,7 +3,8 @@
 // variable) under many hand-overs, teams started and stopped, a part that
 // throws, and whole 2-thread fits, which must equal the 1-thread fit bit for
 // bit; the search's threads too (IAMB's targets, GES's insertion lists,
-// BOSS's starts and kicks), each equal to one thread.
+// BOSS's starts and kicks, its shared exact tables, the covariance's
+// panels), each equal to one thread.
 #include <chrono>
 #include <cstdio>
 #include <new>
@@ -16,6 +17,7 @@
 #include "sanitize_check.h"
 #include "sanitize_util.h"
 #include "iamb.h"
+#include "moments.h"
 #include "search_boss.h"
 #include "search_ges.h"
 #include "search_score.h"
@@ -161,10 +163,75 @@ void search_checks(std::mt19937_64& rng) {
   }
 }
 
+// BOSS inside a sparse mask, where most nodes take their parents from exact
+// tables that both threads compute and the helper's searches share (with
+// required parents, and kicks at a second grow ratio), and the covariance's
+// column panels on two threads: each equal to one thread.
+void shared_table_checks(std::mt19937_64& rng) {
+  const int d = 40;
+  const calm::IntMatrix dag = random_dag_matrix(d, 0.08, rng);
+  const Eigen::MatrixXd B = random_weights(dag, rng);
+  const Eigen::MatrixXd X = sem_data(B, noise_variances(d, 1.0, rng), 200, rng);
+  const Eigen::MatrixXd S = to_correlation(X.transpose() * X / 200.0);
+  calm::IntMatrix mask = calm::IntMatrix::Zero(d, d);
+  for (int j = 0; j < d; ++j)
+    for (int i = 0; i < d; ++i)
+      if (dag(i, j) != 0) {
+        mask(i, j) = mask(j, i) = 1;
+        for (int k = 0; k < d; ++k)  // co-parents
+          if (k != i && dag(k, j) != 0) mask(i, k) = mask(k, i) = 1;
+      }
+  calm::Knowledge kn;
+  kn.required = calm::IntMatrix::Zero(d, d);
+  for (int j = 0, found = 0; j < d && found < 2; ++j)
+    for (int i = 0; i < d && found < 2; ++i)
+      if (dag(i, j) != 0) {
+        kn.required(i, j) = 1;
+        ++found;
+      }
+  std::vector<std::vector<int>> starts(4, std::vector<int>(d));
+  for (auto& st : starts) {
+    for (int i = 0; i < d; ++i) st[i] = i;
+    std::shuffle(st.begin(), st.end(), rng);
+  }
+  std::vector<calm::Kick> kicks(8);
+  for (auto& k : kicks)
+    for (int m = 0; m < 4; ++m) {
+      k.from.push_back(static_cast<int>(rng() % d));
+      k.to.push_back(static_cast<int>(rng() % d));
+    }
+  for (int with_knowledge = 0; with_knowledge < 2; ++with_knowledge) {
+    calm::BossOptions bo;
+    bo.max_sweeps = 50;
+    bo.tol = 1e-10;
+    bo.exact_parents_max = 8;
+    bo.grow_ratio = 0.5;
+    bo.kick_grow_ratios = {1.0, 0.5};
+    bo.kick_local = true;
+    bo.knowledge = with_knowledge ? &kn : nullptr;
+    calm::LocalScore b1s(S, 0.03), b2s(S, 0.03);
+    const calm::BossResult b1 = calm::boss_search(b1s, mask, starts, bo, {}, kicks);
+    bo.threads = 2;
+    const calm::BossResult b2 = calm::boss_search(b2s, mask, starts, bo, {}, kicks);
+    CHECK(b1.cpdag == b2.cpdag && b1.score == b2.score && b1.best_start == b2.best_start);
+    CHECK(b1.kick_scores == b2.kick_scores && b1.kicks_improved == b2.kicks_improved);
+  }
+  const int n = 30, wide = 1100;
+  Eigen::MatrixXd Y(n, wide);
+  std::normal_distribution<double> z;
+  for (int j = 0; j < wide; ++j)
+    for (int i = 0; i < n; ++i) Y(i, j) = z(rng);
+  std::vector<bool> c1, c2;
+  const Eigen::MatrixXd S1 = calm::data_covariance(Y.data(), n, wide, &c1, 1);
+  const Eigen::MatrixXd S2 = calm::data_covariance(Y.data(), n, wide, &c2, 2);
+  CHECK(S1 == S2 && c1 == c2);
+}
+
 int main() {
   std::mt19937_64 rng(3838);
   team_checks();
   fit_checks(rng);
   search_checks(rng);
+  shared_table_checks(rng);
   return report("driver_threads");
 }
