@@ -11,6 +11,17 @@
 
 namespace calm {
 
+namespace {
+// The positions in `cand` of the nodes in `required` (increasing).
+std::vector<int> required_positions(const std::vector<int>& cand, const std::vector<int>& required) {
+  std::vector<int> pos;
+  for (std::size_t b = 0; b < cand.size(); ++b)
+    if (std::find(required.begin(), required.end(), cand[b]) != required.end())
+      pos.push_back(static_cast<int>(b));
+  return pos;
+}
+}  // namespace
+
 std::shared_ptr<const ExactTable> exact_table(const LocalScore& score, int j,
                                               const std::vector<int>& cand,
                                               const std::vector<int>& required_pos) {
@@ -45,9 +56,7 @@ ParentChooser::ParentChooser(LocalScore& score, int j, std::vector<int> cand, in
                              std::shared_ptr<const ExactTable> table)
     : score_(score), j_(j), cand_(std::move(cand)) {
   const int k = static_cast<int>(cand_.size());
-  for (int b = 0; b < k; ++b)
-    if (std::find(required.begin(), required.end(), cand_[b]) != required.end())
-      required_pos_.push_back(b);
+  required_pos_ = required_positions(cand_, required);
   exact_ = k <= exact_parents_max;
   if (!exact_) {
     if (!required_pos_.empty()) {
@@ -56,7 +65,7 @@ ParentChooser::ParentChooser(LocalScore& score, int j, std::vector<int> cand, in
       tree_pos_.assign(k, -1);
       int free = 0;
       for (int b = 0; b < k; ++b)
-        if (std::find(required_pos_.begin(), required_pos_.end(), b) == required_pos_.end())
+        if (!std::binary_search(required_pos_.begin(), required_pos_.end(), b))
           tree_pos_[b] = free++;
       tree_allowed_.assign(free, 0);
     }
@@ -137,11 +146,7 @@ std::vector<std::shared_ptr<const ExactTable>> exact_tables(
       if (caller && interrupt) interrupt();
       const std::vector<int>& cand = cands[j];
       if (static_cast<int>(cand.size()) > exact_parents_max) continue;
-      std::vector<int> req_pos;
-      for (std::size_t b = 0; b < cand.size(); ++b)
-        if (std::find(required[j].begin(), required[j].end(), cand[b]) != required[j].end())
-          req_pos.push_back(static_cast<int>(b));
-      out[j] = exact_table(score, static_cast<int>(j), cand, req_pos);
+      out[j] = exact_table(score, static_cast<int>(j), cand, required_positions(cand, required[j]));
     }
   };
   std::vector<std::thread> helpers;

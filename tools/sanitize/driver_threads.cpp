@@ -108,6 +108,25 @@ void fit_checks(std::mt19937_64& rng) {
 
 }  // namespace
 
+// `k` random start orders of d nodes, and `k` kicks of 4 moves each.
+std::vector<std::vector<int>> random_starts(int k, int d, std::mt19937_64& rng) {
+  std::vector<std::vector<int>> starts(k, std::vector<int>(d));
+  for (auto& st : starts) {
+    for (int i = 0; i < d; ++i) st[i] = i;
+    std::shuffle(st.begin(), st.end(), rng);
+  }
+  return starts;
+}
+std::vector<calm::Kick> random_kicks(int k, int d, std::mt19937_64& rng) {
+  std::vector<calm::Kick> kicks(k);
+  for (auto& kick : kicks)
+    for (int m = 0; m < 4; ++m) {
+      kick.from.push_back(static_cast<int>(rng() % d));
+      kick.to.push_back(static_cast<int>(rng() % d));
+    }
+  return kicks;
+}
+
 // The search on one thread and on two, on data of random ER DAGs: IAMB's
 // blankets, GES from the empty graph, BOSS's starts and kicks (local repairs
 // and full sweeps, a cache budget that empties the caches on the way).
@@ -134,17 +153,8 @@ void search_checks(std::mt19937_64& rng) {
     const calm::GesResult g2 = calm::ges_refine(calm::IntMatrix::Zero(d, d), s2, full, go, {});
     CHECK(g1.cpdag == g2.cpdag && g1.score_after == g2.score_after);
     CHECK(g1.moves.size() == g2.moves.size());
-    std::vector<std::vector<int>> starts(5, std::vector<int>(d));
-    for (auto& st : starts) {
-      for (int i = 0; i < d; ++i) st[i] = i;
-      std::shuffle(st.begin(), st.end(), rng);
-    }
-    std::vector<calm::Kick> kicks(12);
-    for (auto& k : kicks)
-      for (int m = 0; m < 4; ++m) {
-        k.from.push_back(static_cast<int>(rng() % d));
-        k.to.push_back(static_cast<int>(rng() % d));
-      }
+    const std::vector<std::vector<int>> starts = random_starts(5, d, rng);
+    const std::vector<calm::Kick> kicks = random_kicks(12, d, rng);
     calm::BossOptions bo;
     bo.max_sweeps = 50;
     bo.tol = 1e-10;
@@ -189,17 +199,8 @@ void shared_table_checks(std::mt19937_64& rng) {
         kn.required(i, j) = 1;
         ++found;
       }
-  std::vector<std::vector<int>> starts(4, std::vector<int>(d));
-  for (auto& st : starts) {
-    for (int i = 0; i < d; ++i) st[i] = i;
-    std::shuffle(st.begin(), st.end(), rng);
-  }
-  std::vector<calm::Kick> kicks(8);
-  for (auto& k : kicks)
-    for (int m = 0; m < 4; ++m) {
-      k.from.push_back(static_cast<int>(rng() % d));
-      k.to.push_back(static_cast<int>(rng() % d));
-    }
+  const std::vector<std::vector<int>> starts = random_starts(4, d, rng);
+  const std::vector<calm::Kick> kicks = random_kicks(8, d, rng);
   for (int with_knowledge = 0; with_knowledge < 2; ++with_knowledge) {
     calm::BossOptions bo;
     bo.max_sweeps = 50;
