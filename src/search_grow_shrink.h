@@ -3,10 +3,11 @@
 // cached so that the many queries of an order search cost little.
 //
 // The tree's root is the empty parent set. A tree node with parent set P
-// lists, once and sorted by score, the candidates whose addition to P improves
-// the local score. A query with an allowed set Z walks down from the root,
-// each time to the best-scoring child whose candidate is in Z (this is the
-// greedy "grow" step restricted to Z), and stops when no child is allowed.
+// lists, once, the candidates whose addition to P improves the local score
+// (the best few sorted by score). A query with an allowed set Z walks down
+// from the root, each time to the best-scoring child whose candidate is in
+// Z (this is the greedy "grow" step restricted to Z), and stops when no
+// child is allowed.
 // The "shrink" step (greedy removal of parents that no longer help) depends
 // only on the grown set, so it is cached at the tree node where the walk
 // ends.
@@ -58,9 +59,9 @@ class GrowShrinkTree {
   void clear();
 
  private:
-  struct Child {
-    int cand;      // candidate index added
+  struct Child {    // (16 bytes: a hub's nodes hold thousands)
     double score;  // local score of the parent set with it
+    int cand;      // candidate index added
     int node;      // tree node, -1 until first visited
   };
   struct TreeNode {
@@ -68,9 +69,12 @@ class GrowShrinkTree {
     int cand = -1;  // candidate added on the edge from the parent
     double score = 0;
     bool expanded = false;
-    std::vector<Child> children;  // additions that pass the grow rule, best first
     bool shrunk = false;
+    // the first `sorted` children are the best, in order, the rest in no
+    // order (best_child())
+    int sorted = 0;
     double shrunk_score = 0;
+    std::vector<Child> children;  // additions that pass the grow rule
     std::vector<int> shrunk_set;  // node indices after the shrink step
   };
   // Work space of expand(): the partials (see partials_reset()) of the
@@ -93,6 +97,8 @@ class GrowShrinkTree {
   bool partials_for(int t);
   void add_root();
   void expand(int t);
+  int best_child(int t, const std::vector<char>& allowed) const;
+  static bool better(const Child& a, const Child& b);
   std::vector<int> parent_set(int t) const;  // required parents, then the path to t
   void shrink(int t);
 
