@@ -133,8 +133,8 @@ cpp_order_local_search <- function(cov, allowed, lambda, order, options) {
     .Call(`_calm_cpp_order_local_search`, cov, allowed, lambda, order, options)
 }
 
-cpp_improving_insertions <- function(cov, dag, allowed, lambda, max_parents = -1L) {
-    .Call(`_calm_cpp_improving_insertions`, cov, dag, allowed, lambda, max_parents)
+cpp_improving_insertions <- function(cov, dag, allowed, lambda, max_parents = -1L, threads = 1L) {
+    .Call(`_calm_cpp_improving_insertions`, cov, dag, allowed, lambda, max_parents, threads)
 }
 
 cpp_dag_local_scores <- function(cov, adj, lambda, max_parents = -1L) {

@@ -11,11 +11,12 @@
 
 # The pairs (i, j), i != j, outside `allowed` where adding i as a parent of j
 # in the DAG `dag` improves j's local score by more than the penalty
-# (src/search_scan.h): a two-column matrix (from, to).
-insertion_gains <- function(sigma, dag, lambda, allowed, max_parents = -1L) {
+# (src/search_scan.h): a two-column matrix (from, to), ordered by `to`, then
+# `from`. `threads`: the heads spread over that many threads (the same pairs).
+insertion_gains <- function(sigma, dag, lambda, allowed, max_parents = -1L, threads = 1L) {
   if (!is.double(dag)) storage.mode(dag) <- "double"
   if (!is.double(allowed)) storage.mode(allowed) <- "double"
-  cpp_improving_insertions(sigma, dag, allowed, lambda, max_parents)
+  cpp_improving_insertions(sigma, dag, allowed, lambda, max_parents, as.integer(threads))
 }
 
 # The pairs (i, j) outside `allowed`, i != j, two steps apart in `dag`: a
@@ -69,7 +70,8 @@ refine_scan_beyond <- function(ctx, state) {
   gain <- 0
   for (round in seq_len(SCAN_ROUNDS)) {
     dag <- member_dag(state$cpdag, ctx$kn)
-    hits <- rbind(insertion_gains(ctx$sigma, dag, ctx$lambda, state$allowed, ctx$mp),
+    hits <- rbind(insertion_gains(ctx$sigma, dag, ctx$lambda, state$allowed, ctx$mp,
+                                  search_threads(ctx, TRUE)),
                   two_step_pairs(dag, state$allowed))
     hits <- hits[!duplicated(hits), , drop = FALSE]
     if (!is.null(ctx$kn)) {

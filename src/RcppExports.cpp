@@ -459,8 +459,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_improving_insertions
-Rcpp::IntegerMatrix cpp_improving_insertions(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> dag, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, int max_parents);
-RcppExport SEXP _calm_cpp_improving_insertions(SEXP covSEXP, SEXP dagSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP max_parentsSEXP) {
+Rcpp::IntegerMatrix cpp_improving_insertions(const Rcpp::NumericMatrix cov, const Eigen::Map<Eigen::MatrixXd> dag, const Eigen::Map<Eigen::MatrixXd> allowed, double lambda, int max_parents, int threads);
+RcppExport SEXP _calm_cpp_improving_insertions(SEXP covSEXP, SEXP dagSEXP, SEXP allowedSEXP, SEXP lambdaSEXP, SEXP max_parentsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type cov(covSEXP);
@@ -468,7 +468,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type allowed(allowedSEXP);
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< int >::type max_parents(max_parentsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_improving_insertions(cov, dag, allowed, lambda, max_parents));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_improving_insertions(cov, dag, allowed, lambda, max_parents, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -548,7 +549,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_ges_best_move", (DL_FUNC) &_calm_cpp_ges_best_move, 6},
     {"_calm_cpp_ges_refine", (DL_FUNC) &_calm_cpp_ges_refine, 9},
     {"_calm_cpp_order_local_search", (DL_FUNC) &_calm_cpp_order_local_search, 5},
-    {"_calm_cpp_improving_insertions", (DL_FUNC) &_calm_cpp_improving_insertions, 5},
+    {"_calm_cpp_improving_insertions", (DL_FUNC) &_calm_cpp_improving_insertions, 6},
     {"_calm_cpp_dag_local_scores", (DL_FUNC) &_calm_cpp_dag_local_scores, 4},
     {"_calm_cpp_all_subset_scores", (DL_FUNC) &_calm_cpp_all_subset_scores, 5},
     {"_calm_cpp_heldout_loglik", (DL_FUNC) &_calm_cpp_heldout_loglik, 5},

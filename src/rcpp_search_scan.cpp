@@ -12,10 +12,11 @@
 Rcpp::IntegerMatrix cpp_improving_insertions(const Rcpp::NumericMatrix cov,
                                              const Eigen::Map<Eigen::MatrixXd> dag,
                                              const Eigen::Map<Eigen::MatrixXd> allowed,
-                                             double lambda, int max_parents = -1) {
+                                             double lambda, int max_parents = -1,
+                                             int threads = 1) {
   const calm::LocalScore score = calm_glue::local_score(cov, lambda, max_parents);
   const std::vector<std::pair<int, int>> hits =
-      calm::improving_insertions(score, dag, allowed, calm_glue::interrupt_check);
+      calm::improving_insertions(score, dag, allowed, threads, calm_glue::interrupt_check);
   Rcpp::IntegerMatrix out(static_cast<int>(hits.size()), 2);
   for (std::size_t k = 0; k < hits.size(); ++k) {
     out(k, 0) = hits[k].first + 1;

@@ -123,11 +123,13 @@ struct KickResult {
 // What one thread needs to run kicks: a score, the order searches (one per
 // grow ratio, so each keeps its own trees) and the pruning on that score.
 // The caller's thread uses the starts' score and search; a helper thread has
-// its own of both, built on its first kick.
+// its own of both: kept from a single start's sweeps (HelperSearch), or
+// built on its first kick.
 class KickRunner {
  public:
-  // `own`: the caller's search (null on a helper thread); `proto`: the
-  // caller's search, whose exact tables the others share.
+  // `own`: the search at opt.grow_ratio on `score` (the caller's, or the
+  // helper's kept one), or null; `proto`: the caller's search, whose exact
+  // tables the others share.
   KickRunner(LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
              const Knowledge* kn, std::size_t budget, OrderSearch* own, const OrderSearch& proto,
              std::function<void()> interrupt, const GesOptions& bes)
@@ -185,6 +187,13 @@ class KickRunner {
 // Thrown inside a helper thread when the caller's thread has stopped.
 struct HelperStopped {};
 
+// A helper thread's score and order search, kept from a single start's
+// sweeps (OrderSearch::run_ahead()) for the kicks after it.
+struct HelperSearch {
+  std::unique_ptr<LocalScore> score;
+  std::unique_ptr<OrderSearch> search;
+};
+
 // What one thread keeps of the starts it ran, in the order of their
 // indices: the graph of the best by the rule of boss_search() (a later start
 // replaces the best only when it scores better by more than opt.tol).
@@ -195,11 +204,13 @@ struct StartsBest {
 };
 
 // Runs start k on `search` into records[k], and keeps its graph in `best`
-// when it is the thread's best so far.
+// when it is the thread's best so far. `ahead`: a helper's search for
+// OrderSearch::run_ahead(), or null.
 void run_start(OrderSearch& search, const Finish& finish, const BossOptions& opt,
                const std::vector<std::vector<int>>& starts, std::size_t k,
-               std::vector<BossStart>& records, StartsBest& best) {
-  OrderSearchResult r = search.run(starts[k], opt.max_sweeps, opt.tol);
+               std::vector<BossStart>& records, StartsBest& best, OrderSearch* ahead = nullptr) {
+  OrderSearchResult r = ahead ? search.run_ahead(starts[k], opt.max_sweeps, opt.tol, *ahead)
+                              : search.run(starts[k], opt.max_sweeps, opt.tol);
   BossStart& st = records[k];
   st.order_score = r.score;
   st.moves = r.moves;
@@ -290,11 +301,14 @@ class StartHelper {
 // ran it, the best is chosen over all of them in the order of the starts,
 // and its graph is searched again in the rare case that neither thread kept
 // it (scores within opt.tol of each other chaining across threads): the
-// result is that of one thread.
+// result is that of one thread. `ahead` (one start only; may be null): the
+// helper's search that examines nodes ahead of the start's sweeps
+// (OrderSearch::run_ahead()).
 void run_starts(LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
                 const Knowledge* kn, std::size_t budget, OrderSearch& search,
                 const GesOptions& bes, const Finish& finish, const std::function<void()>& interrupt,
-                const std::vector<std::vector<int>>& starts, BossResult& best) {
+                const std::vector<std::vector<int>>& starts, OrderSearch* ahead,
+                BossResult& best) {
   std::vector<BossStart> records(starts.size());
   StartsBest mine;
   std::atomic<std::size_t> next{0};
@@ -307,7 +321,7 @@ void run_starts(LocalScore& score, const IntMatrix& allowed, const BossOptions& 
   }
   try {
     for (std::size_t k = next++; k < starts.size(); k = next++)
-      run_start(search, finish, opt, starts, k, records, mine);
+      run_start(search, finish, opt, starts, k, records, mine, ahead);
     if (helper) helper->finish(interrupt);
   } catch (...) {
     if (helper) helper->abandon();
@@ -448,7 +462,7 @@ void kick_worker(KickBoard& board, KickRunner& runner, const std::vector<Kick>& 
 void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& opt,
                const Knowledge* kn, std::size_t budget, OrderSearch& search, const GesOptions& bes,
                const Finish& finish, const std::function<void()>& interrupt,
-               const std::vector<Kick>& kicks, BossResult& best) {
+               const std::vector<Kick>& kicks, HelperSearch& ahead, BossResult& best) {
   bool improved = false;
   // a graph replaces `best` when it scores better
   auto keep_better = [&](double s, IntMatrix& cpdag, std::vector<int>& order) {
@@ -470,10 +484,18 @@ void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& o
   std::unique_ptr<KickRunner> helper_runner;
   std::thread helper;
   if (opt.threads > 1 && kicks.size() > 1) {
-    helper_score = std::make_unique<LocalScore>(score.fresh_copy());
+    const std::function<void()> stop = [&board] {
+      if (board.stopped()) throw HelperStopped();
+    };
+    LocalScore* hs = ahead.score.get();
+    if (!hs) {
+      helper_score = std::make_unique<LocalScore>(score.fresh_copy());
+      hs = helper_score.get();
+    }
+    if (ahead.search) ahead.search->set_interrupt(stop);
     helper_runner = std::make_unique<KickRunner>(
-        *helper_score, allowed, opt, kn, static_cast<std::size_t>(budget * kHelperBudgetShare),
-        nullptr, search, [&board] { if (board.stopped()) throw HelperStopped(); }, bes);
+        *hs, allowed, opt, kn, static_cast<std::size_t>(budget * kHelperBudgetShare),
+        ahead.search.get(), search, stop, bes);
     helper = std::thread([&] {
       try {
         kick_worker(board, *helper_runner, kicks, nullptr);
@@ -497,7 +519,9 @@ void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& o
   board.rethrow();
   // the local repairs leave the nodes they never examined as they were
   if (opt.kick_local && improved) {
-    OrderSearchResult r = search.run(best.order, opt.max_sweeps, opt.tol);
+    OrderSearchResult r = ahead.search
+                              ? search.run_ahead(best.order, opt.max_sweeps, opt.tol, *ahead.search)
+                              : search.run(best.order, opt.max_sweeps, opt.tol);
     IntMatrix cpdag;
     double s = 0;
     int bes_moves = 0;
@@ -527,10 +551,21 @@ BossResult boss_search(LocalScore& score, const IntMatrix& allowed,
   const GesOptions bes = bes_options(opt, kn);
   const Finish finish{score, allowed, bes, opt.bes, interrupt};
   BossResult best;
-  run_starts(score, allowed, opt, kn, budget, search, bes, finish, interrupt, starts, best);
+  // one start: a helper thread examines the nodes ahead of its sweeps, and
+  // its search, trees grown, then takes kicks
+  HelperSearch ahead;
+  if (opt.threads > 1 && starts.size() == 1) {
+    ahead.score = std::make_unique<LocalScore>(score.fresh_copy());
+    ahead.search = std::make_unique<OrderSearch>(
+        search, *ahead.score, opt.grow_ratio, nullptr,
+        static_cast<std::size_t>(budget * kHelperBudgetShare));
+  }
+  run_starts(score, allowed, opt, kn, budget, search, bes, finish, interrupt, starts,
+             ahead.search.get(), best);
   if (!kicks.empty())
-    run_kicks(score, allowed, opt, kn, budget, search, bes, finish, interrupt, kicks, best);
+    run_kicks(score, allowed, opt, kn, budget, search, bes, finish, interrupt, kicks, ahead, best);
   best.cache_clears += search.cache_clears();
+  if (ahead.search) best.cache_clears += ahead.search->cache_clears();
   if (bes.knowledge ? !knowledge_extension(best.cpdag, *kn, best.dag)
                     : !pdag_extension(best.cpdag, best.dag))
     throw std::logic_error("BOSS produced a graph without a consistent extension");

@@ -2,12 +2,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <exception>
+#include <mutex>
 #include <thread>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <stdexcept>
+
+#include "parallel_for.h"
 
 namespace calm {
 
@@ -130,50 +135,22 @@ double ParentChooser::best(const std::vector<char>& allowed, std::vector<int>* c
 namespace {
 
 // The exact tables of the nodes with at most `exact_parents_max` candidates
-// (null for the others), on `threads` threads that take the nodes in turn.
-// `interrupt` is called on the caller's thread only; when it throws, the
-// helpers stop and are joined before the exception goes on.
+// (null for the others), on `threads` threads that take the nodes in turn
+// (parallel_for()).
 std::vector<std::shared_ptr<const ExactTable>> exact_tables(
     const LocalScore& score, const std::vector<std::vector<int>>& cands,
     const std::vector<std::vector<int>>& required, int exact_parents_max, int threads,
     const std::function<void()>& interrupt) {
-  const std::size_t d = cands.size();
-  std::vector<std::shared_ptr<const ExactTable>> out(d);
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stop{false};
-  auto work = [&](bool caller) {
-    for (std::size_t j = next++; j < d && !stop.load(); j = next++) {
-      if (caller && interrupt) interrupt();
-      const std::vector<int>& cand = cands[j];
-      if (static_cast<int>(cand.size()) > exact_parents_max) continue;
-      out[j] = exact_table(score, static_cast<int>(j), cand, required_positions(cand, required[j]));
-    }
-  };
-  std::vector<std::thread> helpers;
-  std::vector<std::exception_ptr> errors(threads > 1 ? threads - 1 : 0);
-  try {
-    for (int t = 1; t < threads; ++t)
-      helpers.emplace_back([&, t] {
-        try {
-          work(false);
-        } catch (...) {
-          errors[t - 1] = std::current_exception();
-          stop.store(true);
-        }
-      });
-  } catch (...) {
-    // a thread that could not start leaves its nodes to the others
-  }
-  try {
-    work(true);
-  } catch (...) {
-    stop.store(true);
-    for (std::thread& h : helpers) h.join();
-    throw;
-  }
-  for (std::thread& h : helpers) h.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  std::vector<std::shared_ptr<const ExactTable>> out(cands.size());
+  parallel_for(
+      cands.size(), threads,
+      [&](std::size_t j) {
+        const std::vector<int>& cand = cands[j];
+        if (static_cast<int>(cand.size()) > exact_parents_max) return;
+        out[j] = exact_table(score, static_cast<int>(j), cand,
+                             required_positions(cand, required[j]));
+      },
+      interrupt);
   return out;
 }
 
@@ -378,23 +355,70 @@ int OrderSearch::best_position(int v, const std::vector<int>& order, const std::
   return best_p;
 }
 
-bool OrderSearch::move_node(int v, std::vector<int>& order, std::vector<int>& pos,
-                            std::vector<double>& local, double& total, double tol,
-                            std::vector<int>& reduced) {
-  const int d = score_.dim();
+// run_ahead()'s record, under one lock: the findings of the nodes (the
+// position each should move to, -1 for none) with the version of the order
+// they were found at (the moves made before; -1: none yet), the next node
+// of the sweep that neither thread has taken, and a copy of the order at
+// the present version for the helper.
+struct SweepBoard {
+  explicit SweepBoard(int d) : found_at(d, -1), found(d, -1) {}
+  std::mutex lock;
+  std::condition_variable changed;
+  std::vector<int> found_at, found;
+  int version = 0;
+  int next = 0;
+  std::vector<int> order, pos;
+  std::vector<double> local;
+  std::atomic<bool> stop{false};  // the caller's search has ended
+  bool gone = false;  // the helper has ended (it failed, or was stopped)
+
+  // The next node not taken whose finding at this version is not known
+  // (-1: none before the end of the sweep, or the search has not begun).
+  int take() {
+    const int d = static_cast<int>(found.size());
+    if (order.empty()) return -1;
+    while (next < d && found_at[next] == version) ++next;
+    return next < d ? next++ : -1;
+  }
+  // The order at `at` moves, for the helper to copy; the sweep goes on
+  // from node `from`.
+  void publish(int at, const std::vector<int>& o, const std::vector<int>& p,
+               const std::vector<double>& l, int from) {
+    std::lock_guard<std::mutex> g(lock);
+    version = at;
+    order = o;
+    pos = p;
+    local = l;
+    next = from;
+    changed.notify_all();
+  }
+  // A finding, kept when no move was made since it was found.
+  void put(int v, int at, int p) {
+    if (at != version) return;
+    found_at[v] = at;
+    found[v] = p;
+  }
+};
+
+int OrderSearch::examine(int v, const std::vector<int>& order, const std::vector<int>& pos,
+                         const std::vector<double>& local, double tol, std::vector<int>& reduced) {
   if (interrupt_) interrupt_();
   bound_caches();
-  const int best_p = best_position(v, order, pos, local, tol, reduced);
-  if (best_p < 0) return false;
-  order.assign(reduced.begin(), reduced.begin() + best_p);
+  return best_position(v, order, pos, local, tol, reduced);
+}
+
+void OrderSearch::place(int v, int p, std::vector<int>& order, std::vector<int>& pos,
+                        std::vector<double>& local, double& total,
+                        const std::vector<int>& reduced) {
+  const int d = score_.dim();
+  order.assign(reduced.begin(), reduced.begin() + p);
   order.push_back(v);
-  order.insert(order.end(), reduced.begin() + best_p, reduced.end());
-  for (int p = 0; p < d; ++p) pos[order[p]] = p;
+  order.insert(order.end(), reduced.begin() + p, reduced.end());
+  for (int q = 0; q < d; ++q) pos[order[q]] = q;
   local[v] = node_score(pos, v, -1, -1, pos[v]);
   for (int w : dependents_[v]) local[w] = node_score(pos, w, -1, -1, pos[w]);
   total = 0;
   for (int j = 0; j < d; ++j) total += local[j];
-  return true;
 }
 
 OrderSearchResult OrderSearch::run(std::vector<int> order, int max_sweeps, double tol) {
@@ -406,22 +430,40 @@ OrderSearchResult OrderSearch::run_local(std::vector<int> order, const std::vect
   return search(std::move(order), &focus, max_sweeps, tol);
 }
 
-OrderSearchResult OrderSearch::search(std::vector<int> order, const std::vector<int>* focus,
-                                      int max_sweeps, double tol) {
+double OrderSearch::begin(std::vector<int>& order, std::vector<int>& pos,
+                          std::vector<double>& local) {
   const int d = score_.dim();
   check_permutation(order, d);
   follow_precedence(order);
-  std::vector<int> pos(d);
+  pos.assign(d, 0);
   for (int p = 0; p < d; ++p) pos[order[p]] = p;
-  std::vector<double> local(d);
+  local.assign(d, 0);
   double total = 0;
   for (int j = 0; j < d; ++j) {
     local[j] = node_score(pos, j, -1, -1, pos[j]);
     total += local[j];
   }
+  return total;
+}
+
+OrderSearchResult OrderSearch::search(std::vector<int> order, const std::vector<int>* focus,
+                                      int max_sweeps, double tol, SweepBoard* board) {
+  const int d = score_.dim();
+  std::vector<int> pos;
+  std::vector<double> local;
+  double total = begin(order, pos, local);
   OrderSearchResult res;
   res.score_start = total;
   std::vector<int> reduced(d - 1);
+  // the moves made so far, and for each node the number of moves made when
+  // it was last examined and stayed (-1: not yet): a node examined since
+  // the last move stays again, so full sweeps pass it by
+  int version = 0;
+  std::vector<int> stayed_at(d, -1);
+  auto publish = [&](int next) {
+    if (board) board->publish(version, order, pos, local, next);
+  };
+  publish(0);
   // the nodes a sweep examines, in node order: all of them without a
   // focus; with one, those marked (a node marked behind the sweep waits for
   // the next)
@@ -444,13 +486,30 @@ OrderSearchResult OrderSearch::search(std::vector<int> order, const std::vector<
     }
   for (int sweep = 0; sweep < max_sweeps; ++sweep) {
     bool moved = false;
+    if (sweep > 0) publish(0);
     for (int v = 0; v < d; ++v) {
       if (!marked[v]) continue;
       if (focus) {
         marked[v] = 0;
         --n_marked;
+      } else if (stayed_at[v] == version) {
+        continue;
       }
-      if (!move_node(v, order, pos, local, total, tol, reduced)) continue;
+      const int p = board ? finding(*board, v, version, order, pos, local, tol, reduced)
+                          : examine(v, order, pos, local, tol, reduced);
+      if (p < 0) {
+        stayed_at[v] = version;
+        continue;
+      }
+      if (board) {
+        // (a finding of the helper's: the order without v)
+        int q = 0;
+        for (int u : order)
+          if (u != v) reduced[q++] = u;
+      }
+      place(v, p, order, pos, local, total, reduced);
+      ++version;
+      publish(v + 1);
       ++res.moves;
       moved = true;
       if (focus) mark_around(v);
@@ -460,6 +519,101 @@ OrderSearchResult OrderSearch::search(std::vector<int> order, const std::vector<
   res.dag = best_dag(pos);
   res.score = total;
   res.order = order;
+  return res;
+}
+
+void OrderSearch::examine_ahead(SweepBoard& board, double tol) {
+  const int d = score_.dim();
+  std::vector<int> order, pos, reduced(d - 1);
+  std::vector<double> local;
+  int have = -1;  // the version of the copy held
+  std::unique_lock<std::mutex> g(board.lock);
+  while (!board.stop) {
+    const int v = board.take();
+    if (v < 0) {
+      board.changed.wait(g);
+      continue;
+    }
+    if (have != board.version) {
+      order = board.order;
+      pos = board.pos;
+      local = board.local;
+      have = board.version;
+    }
+    g.unlock();
+    const int p = examine(v, order, pos, local, tol, reduced);
+    g.lock();
+    board.put(v, have, p);
+    board.changed.notify_all();
+  }
+}
+
+int OrderSearch::finding(SweepBoard& board, int v, int version, const std::vector<int>& order,
+                         const std::vector<int>& pos, const std::vector<double>& local,
+                         double tol, std::vector<int>& reduced) {
+  std::unique_lock<std::mutex> g(board.lock);
+  for (;;) {
+    if (board.found_at[v] == version) return board.found[v];
+    if (board.next <= v || board.gone) {
+      // v not taken: the caller examines it
+      if (board.next <= v) board.next = v + 1;
+      g.unlock();
+      return examine(v, order, pos, local, tol, reduced);
+    }
+    // the helper is examining v: examine a node after it meanwhile, or wait
+    const int k = board.take();
+    if (k < 0) {
+      board.changed.wait_for(g, std::chrono::milliseconds(20));
+      if (interrupt_) {
+        g.unlock();
+        interrupt_();
+        g.lock();
+      }
+      continue;
+    }
+    g.unlock();
+    const int p = examine(k, order, pos, local, tol, reduced);
+    g.lock();
+    board.put(k, version, p);
+  }
+}
+
+OrderSearchResult OrderSearch::run_ahead(std::vector<int> order, int max_sweeps, double tol,
+                                         OrderSearch& ahead) {
+  const int d = score_.dim();
+  if (&ahead == this || ahead.score_.dim() != d || &ahead.score_ == &score_)
+    throw std::invalid_argument("run_ahead() needs a search of its own score");
+  SweepBoard board(d);
+  const std::function<void()> kept = ahead.interrupt_;
+  ahead.interrupt_ = [&board] {
+    if (board.stop.load()) throw std::runtime_error("stopped");
+  };
+  std::thread helper([&] {
+    try {
+      ahead.examine_ahead(board, tol);
+    } catch (...) {
+    }
+    std::lock_guard<std::mutex> g(board.lock);
+    board.gone = true;
+    board.changed.notify_all();
+  });
+  auto end = [&] {
+    {
+      std::lock_guard<std::mutex> g(board.lock);
+      board.stop.store(true);
+      board.changed.notify_all();
+    }
+    helper.join();
+    ahead.interrupt_ = kept;
+  };
+  OrderSearchResult res;
+  try {
+    res = search(std::move(order), nullptr, max_sweeps, tol, &board);
+  } catch (...) {
+    end();
+    throw;
+  }
+  end();
   return res;
 }
 

@@ -85,6 +85,8 @@ class ParentChooser {
   void make_tree(double grow_ratio);
 };
 
+struct SweepBoard;  // run_ahead()'s shared record (search_order.cpp)
+
 struct OrderSearchResult {
   IntMatrix dag;
   double score_start = 0;  // score of the start order's best DAG
@@ -123,6 +125,14 @@ class OrderSearch {
   OrderSearch(const OrderSearch& proto, LocalScore& score, double grow_ratio,
               std::function<void()> interrupt, std::size_t cache_budget);
   OrderSearchResult run(std::vector<int> order, int max_sweeps, double tol);
+  // run() with a helper thread that examines, on `ahead` (a search built
+  // from this one on a score of its own), the nodes the sweep reaches next
+  // against the order as it stands; the caller takes their findings in, in
+  // the order of the nodes, and examines a node itself where a move since
+  // made a finding stale. The moves, and the result, are run()'s. Should
+  // the helper fail, the caller goes on alone.
+  OrderSearchResult run_ahead(std::vector<int> order, int max_sweeps, double tol,
+                              OrderSearch& ahead);
   // The search from `order` where only some nodes are out of place (a kick
   // moved them): run()'s sweeps over the nodes in `focus`, their candidates
   // and dependents only, and each node that moves marks its own candidates
@@ -132,6 +142,8 @@ class OrderSearch {
   // not be a local optimum for the nodes it never examined.
   OrderSearchResult run_local(std::vector<int> order, const std::vector<int>& focus,
                               int max_sweeps, double tol);
+  // The check called between node moves (it may throw to stop the search).
+  void set_interrupt(std::function<void()> interrupt) { interrupt_ = std::move(interrupt); }
   // How many times the caches were emptied to keep within the budget.
   int cache_clears() const { return cache_clears_; }
 
@@ -143,13 +155,25 @@ class OrderSearch {
   double node_score(const std::vector<int>& pos, int j, int excluded, int extra, int limit_pos);
   int best_position(int v, const std::vector<int>& order, const std::vector<int>& pos,
                     const std::vector<double>& local, double tol, std::vector<int>& reduced);
-  // Moves v to its best_position() (when one improves the score by more
-  // than tol), updating the order, positions, local scores and total.
-  bool move_node(int v, std::vector<int>& order, std::vector<int>& pos, std::vector<double>& local,
-                 double& total, double tol, std::vector<int>& reduced);
-  // run() (focus null) and run_local()
+  // Checks the start order and puts it after the knowledge's precedence;
+  // its positions, local scores and (returned) total.
+  double begin(std::vector<int>& order, std::vector<int>& pos, std::vector<double>& local);
+  // best_position() after R's interrupt check and the caches' bound
+  int examine(int v, const std::vector<int>& order, const std::vector<int>& pos,
+              const std::vector<double>& local, double tol, std::vector<int>& reduced);
+  // Puts v at position p of `reduced` (the order without v), updating the
+  // order, positions, local scores and total.
+  void place(int v, int p, std::vector<int>& order, std::vector<int>& pos,
+             std::vector<double>& local, double& total, const std::vector<int>& reduced);
+  // run() (focus null; `board`: run_ahead()'s, or null) and run_local()
   OrderSearchResult search(std::vector<int> order, const std::vector<int>* focus, int max_sweeps,
-                           double tol);
+                           double tol, SweepBoard* board = nullptr);
+  // The helper thread's part of run_ahead(), on `ahead`.
+  void examine_ahead(SweepBoard& board, double tol);
+  // The caller's part: the finding for v (a position, or -1) at `version`.
+  int finding(SweepBoard& board, int v, int version, const std::vector<int>& order,
+              const std::vector<int>& pos, const std::vector<double>& local, double tol,
+              std::vector<int>& reduced);
 
   LocalScore& score_;
   std::function<void()> interrupt_;

@@ -17,12 +17,15 @@ namespace calm {
 // The pairs (i, j), 0-based, with adj(i, j) == 0, allowed(i, j) == 0 and
 // i != j, where adding i to the parents of j in the DAG `dag` (dag(i, j) != 0:
 // i -> j) lowers s(j, .) by more than the penalty and leaves an admissible
-// parent set. For each j this costs O(d |pa(j)|^2): the residual covariances
-// of every variable with j given pa(j) in one pass. `interrupt` is called
-// between nodes (it may throw).
+// parent set, ordered by j, then i. For each j this costs O(d |pa(j)|^2):
+// the residual covariances of every variable with j given pa(j) in one
+// pass. The heads are spread over `threads` threads (parallel_for.h), with
+// the same result for any number. `interrupt` is called between nodes on
+// the caller's thread (it may throw).
 std::vector<std::pair<int, int>> improving_insertions(const LocalScore& score,
                                                       Eigen::Ref<const Eigen::MatrixXd> dag,
                                                       Eigen::Ref<const Eigen::MatrixXd> allowed,
+                                                      int threads,
                                                       const std::function<void()>& interrupt);
 
 }  // namespace calm

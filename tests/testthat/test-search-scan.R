@@ -41,6 +41,11 @@ test_that("the scan finds the insertions that improve the score, as computed in 
   want <- insertions_in_r(sigma, dag, lambda, allowed)
   expect_gt(nrow(want), 0)
   expect_identical(sorted_pairs(got), sorted_pairs(want))
+  # in the order of the heads, then the tails, on any number of threads
+  expect_identical(got, sorted_pairs(got))
+  for (threads in 2:3) {
+    expect_identical(calm:::insertion_gains(sigma, dag, lambda, allowed, threads = threads), got)
+  }
   # every pair found lowers the DAG's score when its edge is added (where
   # the result is a DAG)
   base <- score_dag(dag, cov = sigma, n = 300, edge_penalty = lambda)
