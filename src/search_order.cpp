@@ -455,11 +455,8 @@ OrderSearchResult OrderSearch::search(std::vector<int> order, const std::vector<
   OrderSearchResult res;
   res.score_start = total;
   std::vector<int> reduced(d - 1);
-  // the moves made so far, and for each node the number of moves made when
-  // it was last examined and stayed (-1: not yet): a node examined since
-  // the last move stays again, so full sweeps pass it by
+  // the moves made so far (run_ahead()'s findings carry the number)
   int version = 0;
-  std::vector<int> stayed_at(d, -1);
   auto publish = [&](int next) {
     if (board) board->publish(version, order, pos, local, next);
   };
@@ -492,15 +489,10 @@ OrderSearchResult OrderSearch::search(std::vector<int> order, const std::vector<
       if (focus) {
         marked[v] = 0;
         --n_marked;
-      } else if (stayed_at[v] == version) {
-        continue;
       }
       const int p = board ? finding(*board, v, version, order, pos, local, tol, reduced)
                           : examine(v, order, pos, local, tol, reduced);
-      if (p < 0) {
-        stayed_at[v] = version;
-        continue;
-      }
+      if (p < 0) continue;
       if (board) {
         // (a finding of the helper's: the order without v)
         int q = 0;

@@ -129,8 +129,10 @@ class OrderSearch {
   // from this one on a score of its own), the nodes the sweep reaches next
   // against the order as it stands; the caller takes their findings in, in
   // the order of the nodes, and examines a node itself where a move since
-  // made a finding stale. The moves, and the result, are run()'s. Should
-  // the helper fail, the caller goes on alone.
+  // made a finding stale. The moves, and the result, are run()'s. A
+  // finding holds until the next move, so a node found to stay is not
+  // examined again in the next sweep when no move came between. Should the
+  // helper fail, the caller goes on alone.
   OrderSearchResult run_ahead(std::vector<int> order, int max_sweeps, double tol,
                               OrderSearch& ahead);
   // The search from `order` where only some nodes are out of place (a kick
