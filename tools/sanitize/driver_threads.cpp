@@ -18,6 +18,7 @@
 #include "sanitize_util.h"
 #include "iamb.h"
 #include "moments.h"
+#include "search_scan.h"
 #include "search_boss.h"
 #include "search_ges.h"
 #include "search_score.h"
@@ -170,6 +171,21 @@ void search_checks(std::mt19937_64& rng) {
     CHECK(b1.kick_scores == b2.kick_scores && b1.kicks_improved == b2.kicks_improved);
     for (std::size_t k = 0; k < starts.size(); ++k)
       CHECK(b1.starts[k].score == b2.starts[k].score && b1.starts[k].order == b2.starts[k].order);
+    // one start: a helper examines the nodes ahead of its sweeps (run_ahead),
+    // then takes kicks on the search it kept
+    const std::vector<std::vector<int>> one(starts.begin(), starts.begin() + 1);
+    bo.threads = 1;
+    calm::LocalScore o1s(S, 0.03), o2s(S, 0.03);
+    const calm::BossResult o1 = calm::boss_search(o1s, full, one, bo, {}, kicks);
+    bo.threads = 2;
+    const calm::BossResult o2 = calm::boss_search(o2s, full, one, bo, {}, kicks);
+    CHECK(o1.cpdag == o2.cpdag && o1.score == o2.score && o1.order == o2.order);
+    CHECK(o1.kick_scores == o2.kick_scores && o1.starts[0].moves == o2.starts[0].moves);
+    // the scan's insertions, the heads spread over the threads
+    const Eigen::MatrixXd empty = Eigen::MatrixXd::Zero(d, d);
+    const Eigen::MatrixXd g = dag.cast<double>();
+    CHECK(calm::improving_insertions(s1, g, empty, 1, {}) ==
+          calm::improving_insertions(s1, g, empty, 3, {}));
   }
 }
 
