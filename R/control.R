@@ -76,9 +76,11 @@
 #' @param threads Threads for the matrix products of the step kernel
 #'   (default 2), used for connected components of the moral graph with at
 #'   least 180 nodes, and above `search_control(all_pairs_max_d)` variables
-#'   for IAMB's Markov blankets, the insertions GES scores, BOSS's starts and
-#'   the refinement's kicks (each thread takes the next kick, run again where
-#'   a kick ahead of it improved the order); the search's helper thread keeps
+#'   for IAMB's Markov blankets, the insertions GES scores, BOSS's starts, the
+#'   sweeps of a single BOSS start (a helper examines the variables ahead of
+#'   the sweep), the scan's insertions and the refinement's kicks (each
+#'   thread takes the next kick, run again where a kick ahead of it improved
+#'   the order); the search's helper thread keeps
 #'   caches of its own (more memory:
 #'   `vignette("stage-budget", package = "calm")`). The result is the same
 #'   bit for bit for every value. Use 1 when components are fitted in
