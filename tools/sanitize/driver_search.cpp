@@ -54,9 +54,9 @@ int main() {
       // with none allowed only new edges, each lowering its head's score
       const Eigen::MatrixXd dag = ext.cast<double>();
       const Eigen::MatrixXd all = full.cast<double>();
-      CHECK(calm::improving_insertions(score, dag, all, {}).empty());
+      CHECK(calm::improving_insertions(score, dag, all, 1, {}).empty());
       const Eigen::MatrixXd none = Eigen::MatrixXd::Zero(d, d);
-      for (const auto& ij : calm::improving_insertions(score, dag, none, {})) {
+      for (const auto& ij : calm::improving_insertions(score, dag, none, 2, {})) {
         CHECK(ij.first != ij.second && ext(ij.first, ij.second) == 0);
         std::vector<int> pa;
         for (int i = 0; i < d; ++i)
