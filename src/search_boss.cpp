@@ -508,6 +508,8 @@ void run_kicks(LocalScore& score, const IntMatrix& allowed, const BossOptions& o
   auto join = [&] {
     board.stop();
     if (helper.joinable()) helper.join();
+    // the helper's kept search must not keep a check on this board
+    if (ahead.search) ahead.search->set_interrupt(nullptr);
   };
   try {
     kick_worker(board, runner, kicks, interrupt);
