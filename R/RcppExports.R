@@ -105,6 +105,14 @@ cpp_data_covariance <- function(x, threads = 1L) {
     .Call(`_calm_cpp_data_covariance`, x, threads)
 }
 
+cpp_covariance_check <- function(s, sd, dup_above) {
+    .Call(`_calm_cpp_covariance_check`, s, sd, dup_above)
+}
+
+cpp_cov2cor <- function(s) {
+    .Call(`_calm_cpp_cov2cor`, s)
+}
+
 cpp_training_covariance <- function(cov, mu, n, held) {
     .Call(`_calm_cpp_training_covariance`, cov, mu, n, held)
 }

@@ -151,7 +151,7 @@ moral_from_covariance <- function(sigma, n, alpha, method, rule, max_size, zero_
   d <- ncol(sigma)
   n_arg <- if (data_given) "x" else "n"
   size_text <- if (data_given) "has {n} rows," else "= {n} is"
-  corr <- if (correlation) sigma else stats::cov2cor(sigma)
+  corr <- if (correlation) sigma else cov_to_cor(sigma)
   kn <- if (inherits(knowledge, "calm_knowledge_resolved")) knowledge else resolve_knowledge(knowledge, nm, call)
   keep <- if (is.null(kn)) NULL else pmax(kn$required, t(kn$required))
 

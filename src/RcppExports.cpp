@@ -353,6 +353,28 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_covariance_check
+Rcpp::List cpp_covariance_check(SEXP s, Rcpp::NumericVector sd, double dup_above);
+RcppExport SEXP _calm_cpp_covariance_check(SEXP sSEXP, SEXP sdSEXP, SEXP dup_aboveSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type s(sSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type sd(sdSEXP);
+    Rcpp::traits::input_parameter< double >::type dup_above(dup_aboveSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_covariance_check(s, sd, dup_above));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_cov2cor
+Rcpp::NumericMatrix cpp_cov2cor(SEXP s);
+RcppExport SEXP _calm_cpp_cov2cor(SEXP sSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type s(sSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cov2cor(s));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_training_covariance
 Rcpp::NumericMatrix cpp_training_covariance(SEXP cov, Rcpp::NumericVector mu, double n, SEXP held);
 RcppExport SEXP _calm_cpp_training_covariance(SEXP covSEXP, SEXP muSEXP, SEXP nSEXP, SEXP heldSEXP) {
@@ -542,6 +564,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_regression_dag", (DL_FUNC) &_calm_cpp_regression_dag, 2},
     {"_calm_cpp_knowledge_extension", (DL_FUNC) &_calm_cpp_knowledge_extension, 3},
     {"_calm_cpp_data_covariance", (DL_FUNC) &_calm_cpp_data_covariance, 2},
+    {"_calm_cpp_covariance_check", (DL_FUNC) &_calm_cpp_covariance_check, 3},
+    {"_calm_cpp_cov2cor", (DL_FUNC) &_calm_cpp_cov2cor, 1},
     {"_calm_cpp_training_covariance", (DL_FUNC) &_calm_cpp_training_covariance, 4},
     {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 11},
     {"_calm_cpp_exact_search", (DL_FUNC) &_calm_cpp_exact_search, 6},

@@ -130,4 +130,34 @@ void training_covariance(const double* cov, const double* mu, long n, const doub
   S.noalias() -= shift * shift.transpose();
 }
 
+CovarianceCheck covariance_check(const double* s, const double* sd, long d, double dup_above) {
+  CovarianceCheck out;
+  // column blocks, so that the entries read across (s_ji) stay in cache
+  const long block = 64;
+  for (long j0 = 0; j0 < d; j0 += block) {
+    const long j1 = std::min(d, j0 + block);
+    for (long i = 0; i < j1; ++i) {
+      for (long j = std::max(i, j0); j < j1; ++j) {
+        const double up = s[i + j * d], low = s[j + i * d];
+        // as R divides: by the row's sd, then by the column's
+        const double r_up = up / sd[i] / sd[j], r_low = low / sd[j] / sd[i];
+        if (!std::isfinite(r_up) || !std::isfinite(r_low)) out.finite = false;
+        if (up != low) out.symmetric = false;
+        out.asymmetry = std::max(out.asymmetry, std::fabs(r_up - r_low));
+        if (i < j && std::fabs(r_up) > dup_above) ++out.duplicated;
+      }
+    }
+  }
+  return out;
+}
+
+void covariance_to_correlation(const double* s, long d, double* out) {
+  std::vector<double> is(d);
+  for (long i = 0; i < d; ++i) is[i] = std::sqrt(1.0 / s[i + i * d]);
+  for (long j = 0; j < d; ++j) {
+    for (long i = 0; i < d; ++i) out[i + j * d] = is[i] * s[i + j * d] * is[j];
+    out[j + j * d] = 1.0;
+  }
+}
+
 }  // namespace calm

@@ -33,6 +33,23 @@ Eigen::MatrixXd data_covariance(const double* x, long n, long d, std::vector<boo
 void training_covariance(const double* cov, const double* mu, long n, const double* held,
                          long nt, long d, double* out);
 
+// What check_covariance() (R/utils-checks.R) asks of a d x d matrix `s`
+// with a positive diagonal, on the correlation scale r_ij = s_ij / sd_i /
+// sd_j, in one pass and without a d x d copy (at 10,000 variables R's
+// checks made five, and took seconds).
+struct CovarianceCheck {
+  bool finite = true;      // every r_ij is finite
+  bool symmetric = true;   // s_ij == s_ji exactly
+  double asymmetry = 0.0;  // the largest |r_ij - r_ji|
+  long duplicated = 0;     // pairs i < j with |r_ij| > dup_above
+};
+CovarianceCheck covariance_check(const double* s, const double* sd, long d, double dup_above);
+
+// The correlation matrix of the covariance `s` (d x d, positive diagonal)
+// into `out`: (is_i s_ij) is_j with is_i = sqrt(1 / s_ii), and a unit
+// diagonal, as stats::cov2cor() computes it.
+void covariance_to_correlation(const double* s, long d, double* out);
+
 }  // namespace calm
 
 #endif

@@ -36,6 +36,36 @@ Rcpp::List cpp_data_covariance(SEXP x, int threads = 1) {
   return Rcpp::List::create(Rcpp::Named("cov") = out, Rcpp::Named("constant") = cst);
 }
 
+// calm::covariance_check() of the square double matrix `s` with standard
+// deviations `sd` (sqrt of its positive diagonal), as a list.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List cpp_covariance_check(SEXP s, Rcpp::NumericVector sd, double dup_above) {
+  const double* ps = data_pointer(s, "cpp_covariance_check()");
+  const long d = Rf_ncols(s);
+  if (Rf_nrows(s) != d || sd.size() != d) {
+    Rcpp::stop("internal error: cpp_covariance_check() needs a square matrix and its sds");
+  }
+  const calm::CovarianceCheck c = calm::covariance_check(ps, sd.begin(), d, dup_above);
+  return Rcpp::List::create(Rcpp::Named("finite") = c.finite,
+                            Rcpp::Named("symmetric") = c.symmetric,
+                            Rcpp::Named("asymmetry") = c.asymmetry,
+                            Rcpp::Named("duplicated") = static_cast<double>(c.duplicated));
+}
+
+// The correlation matrix of the covariance `s` (square, positive diagonal),
+// with its dimnames.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix cpp_cov2cor(SEXP s) {
+  const double* ps = data_pointer(s, "cpp_cov2cor()");
+  const long d = Rf_ncols(s);
+  if (Rf_nrows(s) != d) Rcpp::stop("internal error: cpp_cov2cor() needs a square matrix");
+  Rcpp::NumericMatrix out(d, d);
+  calm::covariance_to_correlation(ps, d, out.begin());
+  SEXP dn = Rf_getAttrib(s, R_DimNamesSymbol);
+  if (!Rf_isNull(dn)) out.attr("dimnames") = dn;
+  return out;
+}
+
 // The covariance of the training rows of a fold: all `n` rows have
 // covariance `cov` (divided by n) and means `mu`; `held` holds the fold's
 // held-out rows.

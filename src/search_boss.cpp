@@ -205,12 +205,15 @@ struct StartsBest {
 
 // Runs start k on `search` into records[k], and keeps its graph in `best`
 // when it is the thread's best so far. `ahead`: a helper's search for
-// OrderSearch::run_ahead(), or null.
+// OrderSearch::run_ahead(), or null; `slot`: where another thread that has
+// no start left may join the search (OrderSearch::run_joinable()), or null.
 void run_start(OrderSearch& search, const Finish& finish, const BossOptions& opt,
                const std::vector<std::vector<int>>& starts, std::size_t k,
-               std::vector<BossStart>& records, StartsBest& best, OrderSearch* ahead = nullptr) {
-  OrderSearchResult r = ahead ? search.run_ahead(starts[k], opt.max_sweeps, opt.tol, *ahead)
-                              : search.run(starts[k], opt.max_sweeps, opt.tol);
+               std::vector<BossStart>& records, StartsBest& best, OrderSearch* ahead = nullptr,
+               JoinSlot* slot = nullptr) {
+  OrderSearchResult r = ahead  ? search.run_ahead(starts[k], opt.max_sweeps, opt.tol, *ahead)
+                        : slot ? search.run_joinable(starts[k], opt.max_sweeps, opt.tol, *slot)
+                               : search.run(starts[k], opt.max_sweeps, opt.tol);
   BossStart& st = records[k];
   st.order_score = r.score;
   st.moves = r.moves;
@@ -241,9 +244,11 @@ class StartHelper {
         bes_(bes), proto_(proto) {}
   ~StartHelper() { abandon(); }
 
+  // `mine`: where this thread's searches may be joined; `theirs`: the
+  // caller's, which it joins when it has no start left.
   void start(const std::vector<std::vector<int>>& starts, std::atomic<std::size_t>& next,
-             std::vector<BossStart>& records) {
-    thread_ = std::thread([this, &starts, &next, &records] {
+             std::vector<BossStart>& records, JoinSlot& mine, JoinSlot& theirs) {
+    thread_ = std::thread([this, &starts, &next, &records, &mine, &theirs] {
       try {
         const std::function<void()> stop = [this] {
           if (stop_.load()) throw HelperStopped();
@@ -251,7 +256,13 @@ class StartHelper {
         OrderSearch search(proto_, score_, opt_.grow_ratio, stop, budget_);
         const Finish finish{score_, allowed_, bes_, opt_.bes, stop};
         for (std::size_t k = next++; k < starts.size(); k = next++)
-          run_start(search, finish, opt_, starts, k, records, best_);
+          run_start(search, finish, opt_, starts, k, records, best_, nullptr, &mine);
+        // the caller's starts, each as it runs, until it has none left
+        while (!caller_done_.load()) {
+          stop();
+          search.help(theirs, opt_.tol);
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
         cache_clears_ = search.cache_clears();
       } catch (...) {
         error_ = std::current_exception();
@@ -259,12 +270,16 @@ class StartHelper {
       done_.store(true);
     });
   }
-  // Waits for the thread, calling `interrupt` (R's check) meanwhile, and
-  // rethrows what the thread threw.
-  void finish(const std::function<void()>& interrupt) {
+  // The caller's thread has no start left.
+  void caller_done() { caller_done_.store(true); }
+  // Waits for the thread, calling `interrupt` (R's check) and `help` (the
+  // caller's thread joining the helper's search) meanwhile, and rethrows
+  // what the thread threw.
+  void finish(const std::function<void()>& interrupt, const std::function<void()>& help) {
     while (!done_.load()) {
       if (interrupt) interrupt();
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      help();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     join();
     if (error_) std::rethrow_exception(error_);
@@ -288,7 +303,7 @@ class StartHelper {
   std::size_t budget_;
   const GesOptions& bes_;
   const OrderSearch& proto_;
-  std::atomic<bool> stop_{false}, done_{false};
+  std::atomic<bool> stop_{false}, done_{false}, caller_done_{false};
   std::thread thread_;
   StartsBest best_;
   int cache_clears_ = 0;
@@ -313,16 +328,24 @@ void run_starts(LocalScore& score, const IntMatrix& allowed, const BossOptions& 
   StartsBest mine;
   std::atomic<std::size_t> next{0};
   std::unique_ptr<StartHelper> helper;
+  // each thread's running search, which the other joins when it has no
+  // start left (the last starts took one thread each while the other
+  // waited: at 5000 variables the 5 starts over all pairs ran 3 and 2)
+  JoinSlot caller_slot, helper_slot;
   if (opt.threads > 1 && starts.size() > 1) {
     helper = std::make_unique<StartHelper>(
         score, allowed, opt, kn, static_cast<std::size_t>(budget * kHelperBudgetShare), bes,
         search);
-    helper->start(starts, next, records);
+    helper->start(starts, next, records, helper_slot, caller_slot);
   }
   try {
     for (std::size_t k = next++; k < starts.size(); k = next++)
-      run_start(search, finish, opt, starts, k, records, mine, ahead);
-    if (helper) helper->finish(interrupt);
+      run_start(search, finish, opt, starts, k, records, mine, ahead,
+                helper ? &caller_slot : nullptr);
+    if (helper) {
+      helper->caller_done();
+      helper->finish(interrupt, [&] { search.help(helper_slot, opt.tol); });
+    }
   } catch (...) {
     if (helper) helper->abandon();
     throw;

@@ -392,6 +392,12 @@ struct SweepBoard {
     next = from;
     changed.notify_all();
   }
+  // The caller's search has ended: the helper leaves.
+  void end() {
+    std::lock_guard<std::mutex> g(lock);
+    stop.store(true);
+    changed.notify_all();
+  }
   // A finding, kept when no move was made since it was found.
   void put(int v, int at, int p) {
     if (at != version) return;
@@ -589,15 +595,15 @@ OrderSearchResult OrderSearch::run_ahead(std::vector<int> order, int max_sweeps,
     board.gone = true;
     board.changed.notify_all();
   });
-  auto end = [&] {
-    {
-      std::lock_guard<std::mutex> g(board.lock);
-      board.stop.store(true);
-      board.changed.notify_all();
-    }
+  return search_on(std::move(order), max_sweeps, tol, board, [&] {
+    board.end();
     helper.join();
     ahead.interrupt_ = kept;
-  };
+  });
+}
+
+OrderSearchResult OrderSearch::search_on(std::vector<int> order, int max_sweeps, double tol,
+                                         SweepBoard& board, const std::function<void()>& end) {
   OrderSearchResult res;
   try {
     res = search(std::move(order), nullptr, max_sweeps, tol, &board);
@@ -607,6 +613,64 @@ OrderSearchResult OrderSearch::run_ahead(std::vector<int> order, int max_sweeps,
   }
   end();
   return res;
+}
+
+namespace {
+
+// Thrown in a helping thread's search when the search it helps has ended.
+struct HelpEnded {};
+
+}  // namespace
+
+OrderSearchResult OrderSearch::run_joinable(std::vector<int> order, int max_sweeps, double tol,
+                                            JoinSlot& slot) {
+  SweepBoard board(score_.dim());
+  {
+    std::lock_guard<std::mutex> g(slot.lock);
+    slot.board = &board;
+  }
+  // no thread joins after this, and the board outlives every helper
+  return search_on(std::move(order), max_sweeps, tol, board, [&] {
+    std::unique_lock<std::mutex> g(slot.lock);
+    slot.board = nullptr;
+    board.end();
+    slot.left.wait(g, [&] { return slot.present == 0; });
+  });
+}
+
+void OrderSearch::help(JoinSlot& slot, double tol) {
+  SweepBoard* board = nullptr;
+  {
+    std::lock_guard<std::mutex> g(slot.lock);
+    if (!slot.board) return;
+    board = slot.board;
+    ++slot.present;
+  }
+  const std::function<void()> kept = interrupt_;
+  interrupt_ = [&kept, board] {
+    if (kept) kept();
+    if (board->stop.load()) throw HelpEnded();
+  };
+  std::exception_ptr error;
+  try {
+    examine_ahead(*board, tol);
+  } catch (const HelpEnded&) {
+  } catch (...) {
+    error = std::current_exception();
+  }
+  interrupt_ = kept;
+  {
+    std::lock_guard<std::mutex> g(slot.lock);
+    {
+      // the caller examines what this thread would have
+      std::lock_guard<std::mutex> b(board->lock);
+      board->gone = true;
+      board->changed.notify_all();
+    }
+    --slot.present;
+    slot.left.notify_all();
+  }
+  if (error) std::rethrow_exception(error);
 }
 
 void OrderSearch::bound_caches() {

@@ -17,9 +17,11 @@
 #ifndef CALM_ORDER_SEARCH_H
 #define CALM_ORDER_SEARCH_H
 
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "graph_core.h"
@@ -87,6 +89,15 @@ class ParentChooser {
 
 struct SweepBoard;  // run_ahead()'s shared record (search_order.cpp)
 
+// Where a search run by run_joinable() shows its sweep's record, so that
+// another thread with a search of its own can join it (OrderSearch::help()).
+struct JoinSlot {
+  std::mutex lock;
+  std::condition_variable left;
+  SweepBoard* board = nullptr;  // the running search's record, or null
+  int present = 0;              // threads helping it now
+};
+
 struct OrderSearchResult {
   IntMatrix dag;
   double score_start = 0;  // score of the start order's best DAG
@@ -135,6 +146,16 @@ class OrderSearch {
   // helper fail, the caller goes on alone.
   OrderSearchResult run_ahead(std::vector<int> order, int max_sweeps, double tol,
                               OrderSearch& ahead);
+  // run() that another thread may join at any time: its record is shown in
+  // `slot` while it runs, and a thread that calls help() on the slot
+  // examines the nodes ahead of the sweep as run_ahead()'s helper does. The
+  // moves, and the result, are run()'s. Returns once no helper is left.
+  OrderSearchResult run_joinable(std::vector<int> order, int max_sweeps, double tol,
+                                 JoinSlot& slot);
+  // On this search (of a score of its own), helps the search shown in
+  // `slot` until it ends; returns at once when none is running. The
+  // search's own check (`interrupt`) is called between nodes and may throw.
+  void help(JoinSlot& slot, double tol);
   // The search from `order` where only some nodes are out of place (a kick
   // moved them): run()'s sweeps over the nodes in `focus`, their candidates
   // and dependents only, and each node that moves marks its own candidates
@@ -170,6 +191,9 @@ class OrderSearch {
   // run() (focus null; `board`: run_ahead()'s, or null) and run_local()
   OrderSearchResult search(std::vector<int> order, const std::vector<int>* focus, int max_sweeps,
                            double tol, SweepBoard* board = nullptr);
+  // search() on `board`, then `end` (also when the search throws).
+  OrderSearchResult search_on(std::vector<int> order, int max_sweeps, double tol,
+                              SweepBoard& board, const std::function<void()>& end);
   // The helper thread's part of run_ahead(), on `ahead`.
   void examine_ahead(SweepBoard& board, double tol);
   // The caller's part: the finding for v (a position, or -1) at `version`.

@@ -41,3 +41,61 @@ test_that("the covariance of wide data is stats::cov()'s, the same on 1 and 2 th
   expect_identical(res$cov, unname(two))
   expect_false(any(res$constant))
 })
+
+test_that("cpp_covariance_check() reports what R's checks on the correlation scale find", {
+  # against the d x d computations it replaced: r = s / sd_i / sd_j
+  set.seed(11)
+  x <- matrix(rnorm(30 * 150), 30, 150)
+  x[, 7] <- -3 * x[, 2]
+  x[, 140] <- x[, 9] * 1e-4
+  s <- stats::cov(x)
+  s[3, 100] <- s[3, 100] * (1 + 1e-13)
+  sd <- sqrt(diag(s))
+  r <- s / sd / rep(sd, each = nrow(s))
+  chk <- calm:::cpp_covariance_check(s, sd, 1 - 1e-10)
+  expect_true(chk$finite)
+  expect_false(chk$symmetric)
+  expect_identical(chk$asymmetry, max(abs(r - t(r))))
+  expect_identical(chk$duplicated, as.numeric(sum(abs(r) > 1 - 1e-10 & upper.tri(r))))
+  expect_identical(chk$duplicated, 2)
+  sym <- (s + t(s)) / 2
+  expect_true(calm:::cpp_covariance_check(sym, sd, 1 - 1e-10)$symmetric)
+  rs <- sym / sd / rep(sd, each = nrow(sym))
+  expect_identical(calm:::cpp_covariance_check(sym, sd, 1 - 1e-10)$asymmetry, max(abs(rs - t(rs))))
+  s[5, 6] <- Inf
+  expect_false(calm:::cpp_covariance_check(s, sd, 1 - 1e-10)$finite)
+})
+
+test_that("cov_to_cor() is stats::cov2cor(), bit for bit, with the names", {
+  set.seed(12)
+  x <- matrix(rnorm(50 * 40), 50, 40, dimnames = list(NULL, paste0("g", 1:40)))
+  x[, 3] <- x[, 3] * 1e6
+  s <- stats::cov(x)
+  expect_identical(calm:::cov_to_cor(s), stats::cov2cor(s))
+})
+
+test_that("check_covariance() names duplicated variables of n <= d data and asymmetry", {
+  set.seed(13)
+  x <- matrix(rnorm(20 * 30), 20, 30, dimnames = list(NULL, paste0("v", 1:30)))
+  x[, 12] <- 2 * x[, 4]
+  expect_error(calm:::resolve_covariance(x = x, small_n = TRUE),
+               "perfectly correlated")
+  err <- tryCatch(calm:::resolve_covariance(x = x, small_n = TRUE), error = identity)
+  expect_match(paste(conditionMessage(err), collapse = " "), "v4 and v12")
+  s <- stats::cov(x[, -12])
+  s[1, 2] <- s[1, 2] + 1e-4
+  expect_error(calm:::check_covariance(s, "cov"), "`cov`.*symmetric")
+  # a tiny asymmetry is symmetrised, as before
+  s <- stats::cov(matrix(rnorm(200), 40, 5))
+  s2 <- s
+  s2[1, 2] <- s2[1, 2] * (1 + 1e-12)
+  out <- calm:::check_covariance(s2, "cov")
+  expect_identical(unname(out), unname((s2 + t(s2)) / 2))
+})
+
+test_that("constant columns are found however the column is stored", {
+  x <- cbind(a = c(1, 2, 3), b = c(-0, 0, 0), c = c(5, 5, 5.000001))
+  expect_error(calm:::check_data(x, "x"), "`x`.*constant.*\"b\"")
+  x[, 2] <- c(1e-300, 1e-300, 1e-300)
+  expect_error(calm:::check_data(x, "x"), "`x`.*constant.*\"b\"")
+})
