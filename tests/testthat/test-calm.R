@@ -208,6 +208,6 @@ test_that("calm() checks and standardizes the covariance once", {
     }
     expect_identical(count_calls("check_covariance", "calm", fit_with()), 1L)
     # once: for the data (standardize = TRUE) or for IAMB's tests (FALSE)
-    expect_identical(count_calls("cov2cor", "stats", fit_with()), 1L)
+    expect_identical(count_calls("cov_to_cor", "calm", fit_with()), 1L)
   }
 })
