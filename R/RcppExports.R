@@ -81,6 +81,10 @@ cpp_pdag_extension <- function(pdag) {
     .Call(`_calm_cpp_pdag_extension`, pdag)
 }
 
+cpp_two_hop_pairs <- function(adj, threads = 1L) {
+    .Call(`_calm_cpp_two_hop_pairs`, adj, threads)
+}
+
 cpp_iamb <- function(corr, n, alpha, zero_tol, max_size, keep = NULL, first = 1L, last = -1L, threads = 1L) {
     .Call(`_calm_cpp_iamb`, corr, n, alpha, zero_tol, max_size, keep, first, last, threads)
 }
@@ -115,6 +119,18 @@ cpp_cov2cor <- function(s) {
 
 cpp_training_covariance <- function(cov, mu, n, held) {
     .Call(`_calm_cpp_training_covariance`, cov, mu, n, held)
+}
+
+cpp_empty_columns <- function(x) {
+    .Call(`_calm_cpp_empty_columns`, x)
+}
+
+cpp_constant_columns <- function(x) {
+    .Call(`_calm_cpp_constant_columns`, x)
+}
+
+cpp_any_infinite <- function(x) {
+    .Call(`_calm_cpp_any_infinite`, x)
 }
 
 cpp_boss <- function(cov, allowed, lambda, starts, options, kick_moves, required = NULL, forbidden = NULL, precedes = NULL, max_parents = -1L, with_dag = TRUE) {

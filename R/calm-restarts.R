@@ -81,9 +81,10 @@ calm_run_one <- function(seed, sigma, mask, ctrl, gate, score, constraint, verbo
 skipped_run <- function(seed, sigma, mask, ctrl, score) {
   d <- ncol(sigma)
   edges <- matrix(0, d, d, dimnames = dimnames(sigma))
-  edges[mask > 1.5] <- 1
+  required <- required_pairs(mask)
+  if (nrow(required)) edges[required] <- 1
   # no edge: the refit's weights are `edges` itself, not another d x d matrix
-  refit <- if (any(edges != 0)) {
+  refit <- if (nrow(required)) {
     refit_weights(edges, sigma)
   } else {
     list(B = edges, omega = stats::setNames(diag(sigma), colnames(sigma)))
@@ -101,13 +102,34 @@ skipped_run <- function(seed, sigma, mask, ctrl, score) {
   )
 }
 
+# The pairs (i, j) where `mask` is above 1.5 (required edges), as a
+# two-column matrix: from the mask's nonzero pairs for doubles, without the
+# d x d logical matrix of which(mask > 1.5).
+required_pairs <- function(mask) {
+  if (!is.double(mask)) return(which(mask > 1.5, arr.ind = TRUE))
+  at <- cpp_nonzero_pairs(mask)
+  at[mask[at] > 1.5, , drop = FALSE]
+}
+
 # The final objective of a run: the score of the least-squares refit on its
 # graph plus lambda1 per edge; required edges (mask value 2) are outside the
 # sparsity penalty.
 run_objective <- function(refit, amat, mask, ctrl, score) {
   omega <- refit[["omega"]]
   fit_score <- if (score == "likelihood") 0.5 * sum(log(omega)) else sum(sqrt(omega))
-  fit_score + ctrl[["lambda1"]] * sum(amat[mask < 1.5])
+  fit_score + ctrl[["lambda1"]] * sum(masked_entries(amat, mask))
+}
+
+# The entries of `amat` that are nonzero where `mask` is below 1.5 (not a
+# required edge): from amat's nonzero pairs for doubles (amat[mask < 1.5]
+# made two d x d temporaries, 0.8 s at 5000 variables, on one thread).
+masked_entries <- function(amat, mask) {
+  if (!is.double(amat) || !is.matrix(amat) || !identical(dim(amat), dim(mask))) {
+    return(amat[mask < 1.5])
+  }
+  at <- cpp_nonzero_pairs(amat)
+  at <- at[order(at[, 2], at[, 1]), , drop = FALSE]  # column-major, as amat[mask < 1.5]
+  amat[at][mask[at] < 1.5]
 }
 
 # Why the optimizer stopped: "h_tol" (the constraint was met), "settled"

@@ -167,7 +167,8 @@ refine_context <- function(sigma, mask, lambda, ctrl, n, extend, kn, forward) {
   if (!is.null(kn)) allowed <- pmax(allowed, kn$required, t(kn$required)) * pairs
   # (the moral graph itself when its diagonal is clear: no copy of d x d)
   if (any(diag(allowed) != 0)) diag(allowed) <- 0
-  complete <- wide_pairs(allowed, extend, ctrl$search$all_pairs_max_d)
+  complete <- wide_pairs(allowed, extend, ctrl$search$all_pairs_max_d,
+                         if (is.null(ctrl$threads)) 1L else ctrl$threads)
   if (!is.null(kn)) complete <- complete * pairs
   list(sigma = sigma, lambda = lambda, ctrl = ctrl, kn = kn, n = n, mp = max_parents_for(n),
        grow_ratio = refine_grow_ratio(ctrl$search$grow_ratio, n, d),
@@ -189,39 +190,33 @@ scan_context <- function(ctx) {
 # above it the pairs of the moral graph `allowed` and those that share a
 # neighbour in it, so that their cost follows the moral graph's edges (at
 # d = 1000 the two steps over all pairs took 120 of a fit's 155 seconds).
-wide_pairs <- function(allowed, extend, max_d) {
+wide_pairs <- function(allowed, extend, max_d, threads = 1L) {
   d <- ncol(allowed)
   if (!extend || d <= max_d) return(matrix(1, d, d) - diag(d))
-  two_hop_pairs(allowed)
+  two_hop_pairs(allowed, threads)
 }
 
 # The symmetric 0/1 matrix of the pairs adjacent in `adj` or with a common
 # neighbour there (no diagonal): each node's neighbourhood made a clique,
-# at a cost of the sum of the squared degrees.
-two_hop_pairs <- function(adj) {
-  d <- ncol(adj)
-  # from each node's neighbours, into one d x d matrix (the dense
-  # transposes and maxima took five, 4 GB, at 10,000 variables)
-  nb <- lapply(seq_len(d), function(k) which(adj[, k] != 0 | adj[k, ] != 0))
-  out <- matrix(0, d, d, dimnames = dimnames(adj))
-  for (k in seq_len(d)) {
-    v <- nb[[k]]
-    if (length(v)) {
-      out[v, k] <- 1
-      out[k, v] <- 1
-      if (length(v) > 1L) out[v, v] <- 1
-    }
-  }
-  out[cbind(seq_len(d), seq_len(d))] <- 0
-  out
+# at a cost of the sum of the squared degrees, shared by `threads`.
+two_hop_pairs <- function(adj, threads = 1L) {
+  # in C++ from each node's neighbours (R's loop over them took 0.6 s at
+  # 5000 variables, on one thread; the dense transposes and maxima before it
+  # five d x d matrices, 4 GB, at 10,000)
+  if (!is.double(adj)) storage.mode(adj) <- "double"
+  cpp_two_hop_pairs(adj, as.integer(threads))
 }
 
 # `allowed` with the pairs adjacent in the graph `g` added (both ways), in
 # place where `allowed` is not shared.
 widen_pairs <- function(allowed, g) {
-  at <- which(g != 0, arr.ind = TRUE)
+  # (without the d x d logical matrix of which(g != 0), and without a copy
+  # of `allowed` when it holds every pair already)
+  if (!is.double(g)) storage.mode(g) <- "double"
+  at <- cpp_nonzero_pairs(g)
   at <- rbind(at, at[, 2:1, drop = FALSE])
-  allowed[at] <- pmax(allowed[at], 1)
+  at <- at[allowed[at] < 1, , drop = FALSE]
+  if (nrow(at)) allowed[at] <- 1
   allowed
 }
 

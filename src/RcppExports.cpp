@@ -276,6 +276,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_two_hop_pairs
+Rcpp::NumericMatrix cpp_two_hop_pairs(const Rcpp::NumericMatrix adj, int threads);
+RcppExport SEXP _calm_cpp_two_hop_pairs(SEXP adjSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix >::type adj(adjSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_two_hop_pairs(adj, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_iamb
 Rcpp::List cpp_iamb(const Eigen::Map<Eigen::MatrixXd> corr, double n, double alpha, double zero_tol, int max_size, Rcpp::Nullable<Rcpp::NumericMatrix> keep, int first, int last, int threads);
 RcppExport SEXP _calm_cpp_iamb(SEXP corrSEXP, SEXP nSEXP, SEXP alphaSEXP, SEXP zero_tolSEXP, SEXP max_sizeSEXP, SEXP keepSEXP, SEXP firstSEXP, SEXP lastSEXP, SEXP threadsSEXP) {
@@ -385,6 +396,36 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type n(nSEXP);
     Rcpp::traits::input_parameter< SEXP >::type held(heldSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_training_covariance(cov, mu, n, held));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_empty_columns
+Rcpp::LogicalVector cpp_empty_columns(SEXP x);
+RcppExport SEXP _calm_cpp_empty_columns(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_empty_columns(x));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_constant_columns
+Rcpp::LogicalVector cpp_constant_columns(SEXP x);
+RcppExport SEXP _calm_cpp_constant_columns(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_constant_columns(x));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_any_infinite
+bool cpp_any_infinite(SEXP x);
+RcppExport SEXP _calm_cpp_any_infinite(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_any_infinite(x));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -558,6 +599,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_moral_graph", (DL_FUNC) &_calm_cpp_moral_graph, 1},
     {"_calm_cpp_make_acyclic", (DL_FUNC) &_calm_cpp_make_acyclic, 1},
     {"_calm_cpp_pdag_extension", (DL_FUNC) &_calm_cpp_pdag_extension, 1},
+    {"_calm_cpp_two_hop_pairs", (DL_FUNC) &_calm_cpp_two_hop_pairs, 2},
     {"_calm_cpp_iamb", (DL_FUNC) &_calm_cpp_iamb, 9},
     {"_calm_cpp_precision_support", (DL_FUNC) &_calm_cpp_precision_support, 4},
     {"_calm_cpp_enumerate_orders", (DL_FUNC) &_calm_cpp_enumerate_orders, 3},
@@ -567,6 +609,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_calm_cpp_covariance_check", (DL_FUNC) &_calm_cpp_covariance_check, 3},
     {"_calm_cpp_cov2cor", (DL_FUNC) &_calm_cpp_cov2cor, 1},
     {"_calm_cpp_training_covariance", (DL_FUNC) &_calm_cpp_training_covariance, 4},
+    {"_calm_cpp_empty_columns", (DL_FUNC) &_calm_cpp_empty_columns, 1},
+    {"_calm_cpp_constant_columns", (DL_FUNC) &_calm_cpp_constant_columns, 1},
+    {"_calm_cpp_any_infinite", (DL_FUNC) &_calm_cpp_any_infinite, 1},
     {"_calm_cpp_boss", (DL_FUNC) &_calm_cpp_boss, 11},
     {"_calm_cpp_exact_search", (DL_FUNC) &_calm_cpp_exact_search, 6},
     {"_calm_cpp_exact_search_bytes", (DL_FUNC) &_calm_cpp_exact_search_bytes, 1},

@@ -222,8 +222,18 @@ void edge_lists(const IntMatrix& g, std::vector<std::vector<int>>& into,
 }
 
 bool pdag_extension(const IntMatrix& pdag, IntMatrix& dag) {
+  std::vector<std::vector<int>> parents;
+  if (!pdag_extension(pdag, parents)) return false;
   const int d = static_cast<int>(pdag.rows());
   dag = IntMatrix::Zero(d, d);
+  for (int j = 0; j < d; ++j)
+    for (int i : parents[j]) dag(i, j) = 1;
+  return true;
+}
+
+bool pdag_extension(const IntMatrix& pdag, std::vector<std::vector<int>>& parents) {
+  const int d = static_cast<int>(pdag.rows());
+  parents.assign(d, {});
   // adjacency lists and the number of directed edges out of each vertex:
   // removing a vertex only deletes its own edges, so among the vertices
   // still `alive` the PDAG's entries stay right, and a vertex is a sink when
@@ -236,7 +246,7 @@ bool pdag_extension(const IntMatrix& pdag, IntMatrix& dag) {
     for (int i : into[j]) {  // i -> j: directed unless j -> i too
       while (it != from[j].end() && *it < i) ++it;
       if (it == from[j].end() || *it != i) {
-        dag(i, j) = 1;
+        parents[j].push_back(i);
         ++out_directed[i];
       }
     }
@@ -275,7 +285,7 @@ bool pdag_extension(const IntMatrix& pdag, IntMatrix& dag) {
     ready.pop();
     for (int y : adj[pick]) {
       if (!alive[y]) continue;
-      if (g(pick, y) && g(y, pick)) dag(y, pick) = 1;  // undirected: into x
+      if (g(pick, y) && g(y, pick)) parents[pick].push_back(y);  // undirected: into x
       if (g(y, pick) && !g(pick, y)) --out_directed[y];
     }
     alive[pick] = 0;
@@ -285,6 +295,7 @@ bool pdag_extension(const IntMatrix& pdag, IntMatrix& dag) {
         queued[y] = 1;
       }
   }
+  for (auto& p : parents) std::sort(p.begin(), p.end());
   return true;
 }
 

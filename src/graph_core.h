@@ -44,6 +44,10 @@ IntMatrix dag_to_cpdag(const IntMatrix& adj);
 // with every directed edge kept and no new v-structure (Dor and Tarsi 1992).
 // Returns false when the PDAG has no such extension.
 bool pdag_extension(const IntMatrix& pdag, IntMatrix& dag);
+// The same extension as each vertex's parents (sorted), without a d x d
+// result: the caller writes it where it is needed (an R matrix, at
+// thousands of variables, without a dense copy to convert).
+bool pdag_extension(const IntMatrix& pdag, std::vector<std::vector<int>>& parents);
 
 // The edges of g as sorted lists, read column by column (an entry's
 // transpose, read in the same loop, would cost a cache miss each: most of

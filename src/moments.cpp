@@ -160,4 +160,36 @@ void covariance_to_correlation(const double* s, long d, double* out) {
   }
 }
 
+std::vector<char> empty_columns(const double* x, long n, long d) {
+  std::vector<char> empty(d, 1);
+  for (long j = 0; j < d; ++j) {
+    const double* col = x + j * n;
+    for (long i = 0; i < n; ++i)
+      if (!std::isnan(col[i])) {
+        empty[j] = 0;
+        break;
+      }
+  }
+  return empty;
+}
+
+std::vector<char> constant_columns(const double* x, long n, long d) {
+  std::vector<char> constant(d, 1);
+  for (long j = 0; j < d; ++j) {
+    const double* col = x + j * n;
+    for (long i = 1; i < n; ++i)
+      if (col[i] != col[0]) {
+        constant[j] = 0;
+        break;
+      }
+  }
+  return constant;
+}
+
+bool any_infinite(const double* x, long size) {
+  for (long k = 0; k < size; ++k)
+    if (std::isinf(x[k])) return true;
+  return false;
+}
+
 }  // namespace calm

@@ -50,6 +50,18 @@ CovarianceCheck covariance_check(const double* s, const double* sd, long d, doub
 // diagonal, as stats::cov2cor() computes it.
 void covariance_to_correlation(const double* s, long d, double* out);
 
+// Facts about the columns of the n x d column-major data `x` that the
+// checks of R/utils-checks.R ask, each column read only until its answer is
+// known (most columns: one or two entries); R's own took a d x n logical
+// matrix each, a second of a fit at 5000 variables, on one thread.
+// empty[j]: every entry of column j is NA or NaN.
+std::vector<char> empty_columns(const double* x, long n, long d);
+// constant[j]: every entry of column j equals its first (!= as in R, for
+// data without NA).
+std::vector<char> constant_columns(const double* x, long n, long d);
+// Whether any of the `size` values is infinite.
+bool any_infinite(const double* x, long size);
+
 }  // namespace calm
 
 #endif

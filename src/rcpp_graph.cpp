@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "graph_core.h"
+#include "parallel_for.h"
 #include "rcpp_glue.h"
 
 // [[Rcpp::depends(RcppEigen)]]
@@ -80,11 +81,48 @@ Rcpp::List cpp_make_acyclic(Eigen::MatrixXd w) {
                             Rcpp::Named("to") = to);
 }
 
-// A consistent extension of a PDAG, or NULL when there is none.
+// A consistent extension of a PDAG, or NULL when there is none
+// (written from the parents' lists: a dense result converted to doubles
+// and copied into R took 0.2 s a call at 5000 variables, on one thread)
 // [[Rcpp::export(rng = false)]]
 SEXP cpp_pdag_extension(const Eigen::Map<Eigen::MatrixXd> pdag) {
-  calm::IntMatrix dag;
-  if (!calm::pdag_extension(nonzero(pdag), dag)) return R_NilValue;
-  Eigen::MatrixXd out = dag.cast<double>();
-  return Rcpp::wrap(out);
+  std::vector<std::vector<int>> parents;
+  if (!calm::pdag_extension(nonzero(pdag), parents)) return R_NilValue;
+  const int d = static_cast<int>(pdag.rows());
+  Rcpp::NumericMatrix out(d, d);
+  for (int j = 0; j < d; ++j)
+    for (int i : parents[j]) out(i, j) = 1;
+  return out;
+}
+
+// The symmetric 0/1 matrix of the pairs adjacent in `adj` or with a common
+// neighbour there (each vertex's neighbourhood made a clique), without a
+// diagonal and with the dimnames of `adj`: column b holds the neighbours
+// of b and of each of b's neighbours, so that columns are written apart on
+// `threads` threads (the same result for any number), at a cost of the sum
+// of the squared degrees (an estimated moral graph of 5000 variables at
+// n = 3000 had 87 neighbours a vertex: 0.6 s on one thread).
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix cpp_two_hop_pairs(const Rcpp::NumericMatrix adj, int threads = 1) {
+  std::vector<std::vector<int>> into, from, nb;
+  calm::edge_lists(nonzero(adj), into, from, &nb);
+  std::vector<std::vector<int>>().swap(into);
+  std::vector<std::vector<int>>().swap(from);
+  const int d = adj.ncol();
+  Rcpp::NumericMatrix out(d, d);
+  double* po = out.begin();
+  calm::parallel_for(
+      static_cast<std::size_t>(d), threads,
+      [&](std::size_t b) {
+        double* col = po + b * static_cast<std::size_t>(d);
+        for (int k : nb[b]) {
+          col[k] = 1;
+          for (int a : nb[k]) col[a] = 1;
+        }
+        col[b] = 0;
+      },
+      {});
+  const SEXP dn = Rf_getAttrib(adj, R_DimNamesSymbol);
+  if (!Rf_isNull(dn)) out.attr("dimnames") = dn;
+  return out;
 }

@@ -81,3 +81,25 @@ Rcpp::NumericMatrix cpp_training_covariance(SEXP cov, Rcpp::NumericVector mu, do
   calm::training_covariance(pc, mu.begin(), static_cast<long>(n), ph, nt, d, out.begin());
   return out;
 }
+
+// calm::empty_columns(), calm::constant_columns() and calm::any_infinite()
+// of the double matrix `x`, for the checks of R/utils-checks.R.
+// [[Rcpp::export(rng = false)]]
+Rcpp::LogicalVector cpp_empty_columns(SEXP x) {
+  const double* px = data_pointer(x, "cpp_empty_columns()");
+  const std::vector<char> e = calm::empty_columns(px, Rf_nrows(x), Rf_ncols(x));
+  return Rcpp::LogicalVector(e.begin(), e.end());
+}
+
+// [[Rcpp::export(rng = false)]]
+Rcpp::LogicalVector cpp_constant_columns(SEXP x) {
+  const double* px = data_pointer(x, "cpp_constant_columns()");
+  const std::vector<char> c = calm::constant_columns(px, Rf_nrows(x), Rf_ncols(x));
+  return Rcpp::LogicalVector(c.begin(), c.end());
+}
+
+// [[Rcpp::export(rng = false)]]
+bool cpp_any_infinite(SEXP x) {
+  if (TYPEOF(x) != REALSXP) Rcpp::stop("internal error: cpp_any_infinite() needs doubles");
+  return calm::any_infinite(REAL_RO(x), static_cast<long>(XLENGTH(x)));
+}
