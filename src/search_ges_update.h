@@ -1,10 +1,12 @@
 // One GES move applied to a CPDAG in place, with the work confined to the
-// connected component of the move's vertices: the consistent extension
-// (Dor and Tarsi), the new CPDAG (Chickering's labelling) and the change of
-// score are computed on that component only, from adjacency lists kept
-// between moves. A move changes no edge outside its component, so the
-// result is the CPDAG that apply_move() computes on the whole graph, at a
-// cost that follows the component's edges instead of d^2. Pure C++.
+// connected component of the move's vertices: a member DAG of the new class
+// (for an insertion the member kept from the move before, reoriented on the
+// head's chain component only; else Dor and Tarsi's consistent extension),
+// the new CPDAG (Chickering's labelling) and the change of score are
+// computed on that component only, from adjacency lists kept between
+// moves. A move changes no edge outside its component, so the result is
+// the CPDAG that apply_move() computes on the whole graph, at a cost that
+// follows the component's edges instead of d^2. Pure C++.
 #ifndef CALM_GES_UPDATE_H
 #define CALM_GES_UPDATE_H
 
@@ -45,7 +47,8 @@ class CpdagUpdate {
   std::vector<int> component(int a, int b);
   void orient_move(IntMatrix& g, const GesMove& m);
   bool extend(const IntMatrix& g, const std::vector<int>& comp);
-  void write_cpdag(IntMatrix& g, const std::vector<int>& comp);
+  void member_for_insert(const IntMatrix& g, const GesMove& m, const std::vector<int>& comp);
+  bool write_cpdag(IntMatrix& g, const std::vector<int>& comp);
   void refresh_out(const IntMatrix& g, const std::vector<int>& comp);
   void set_adjacent(int a, int b, bool on);
 
@@ -53,6 +56,7 @@ class CpdagUpdate {
   std::vector<char> mark_;
   std::vector<int> pos_, out_directed_;
   std::vector<int> slot_;  // a component vertex's index in it (write_cpdag())
+  std::vector<int> chain_pos_, chain_weight_;  // member_for_insert()'s search, -1 / 0 between moves
   // write_cpdag()'s lists by index in the component, reused between moves
   std::vector<std::vector<int>> children_, pa_;
   std::vector<std::vector<char>> label_;
