@@ -329,7 +329,9 @@ bool CpdagUpdate::apply(IntMatrix& g, const GesMove& m, LocalScore& score, doubl
   saved_.clear();
   for (int x : comp)
     for (int y : adj_[x]) saved_.push_back(Entry{x, y, g(x, y)});
-  const bool insert = m.type == GesMoveType::Insert;
+  // (an interventional score tells members of a class apart, so there the
+  // member stays Dor and Tarsi's, whose choices the searches were built on)
+  const bool insert = m.type == GesMoveType::Insert && !score.interventional();
   if (insert) member_for_insert(g, m, comp);  // read from g before the move
   orient_move(g, m);
   if (m.type == GesMoveType::Delete) set_adjacent(u, v, false);

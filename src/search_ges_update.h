@@ -1,7 +1,8 @@
 // One GES move applied to a CPDAG in place, with the work confined to the
 // connected component of the move's vertices: a member DAG of the new class
-// (for an insertion the member kept from the move before, reoriented on the
-// head's chain component only; else Dor and Tarsi's consistent extension),
+// (for an insertion under a score that does not tell a class's members
+// apart, the member kept from the move before, reoriented on the head's
+// chain component only; else Dor and Tarsi's consistent extension),
 // the new CPDAG (Chickering's labelling) and the change of score are
 // computed on that component only, from adjacency lists kept between
 // moves. A move changes no edge outside its component, so the result is
