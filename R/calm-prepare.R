@@ -65,10 +65,10 @@ calm_prepare <- function(x, cov, n, standardize, moral, gate, constraint, score,
        cut = cut, skip = skip, seconds = c(covariance = t1 - t0, moral = t2 - t1))
 }
 
-# The threads of the covariance and of IAMB's targets in calm():
-# calm_control(threads) above search_control(all_pairs_max_d) variables, as
-# the refinement's searches (search_threads()); the covariance and the
-# blankets are the same for any number.
+# The threads of the covariance, IAMB's targets and the two-step pairs in
+# calm(): calm_control(threads) above search_control(all_pairs_max_d)
+# variables, as the refinement's searches (search_threads()); each result is
+# the same for any number.
 moral_threads <- function(ctrl, d) {
   if (is.null(ctrl$threads) || is.na(d) || d <= ctrl$search$all_pairs_max_d) return(1L)
   as.integer(ctrl$threads)

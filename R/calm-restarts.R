@@ -103,11 +103,10 @@ skipped_run <- function(seed, sigma, mask, ctrl, score) {
 }
 
 # The pairs (i, j) where `mask` is above 1.5 (required edges), as a
-# two-column matrix: from the mask's nonzero pairs for doubles, without the
-# d x d logical matrix of which(mask > 1.5).
+# two-column matrix: from the mask's nonzero pairs, without the d x d
+# logical matrix of which(mask > 1.5).
 required_pairs <- function(mask) {
-  if (!is.double(mask)) return(which(mask > 1.5, arr.ind = TRUE))
-  at <- cpp_nonzero_pairs(mask)
+  at <- nonzero_pairs(mask)
   at[mask[at] > 1.5, , drop = FALSE]
 }
 
@@ -121,13 +120,10 @@ run_objective <- function(refit, amat, mask, ctrl, score) {
 }
 
 # The entries of `amat` that are nonzero where `mask` is below 1.5 (not a
-# required edge): from amat's nonzero pairs for doubles (amat[mask < 1.5]
-# made two d x d temporaries, 0.8 s at 5000 variables, on one thread).
+# required edge): from amat's nonzero pairs (amat[mask < 1.5] made two
+# d x d temporaries, 0.8 s at 5000 variables, on one thread).
 masked_entries <- function(amat, mask) {
-  if (!is.double(amat) || !is.matrix(amat) || !identical(dim(amat), dim(mask))) {
-    return(amat[mask < 1.5])
-  }
-  at <- cpp_nonzero_pairs(amat)
+  at <- nonzero_pairs(amat)
   at <- at[order(at[, 2], at[, 1]), , drop = FALSE]  # column-major, as amat[mask < 1.5]
   amat[at][mask[at] < 1.5]
 }

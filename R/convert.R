@@ -182,17 +182,20 @@ as_igraph.calm_fit <- function(x, graph = c("cpdag", "dag", "skeleton"), ...) {
   amat_to_igraph(fit_graph(x, graph))
 }
 
+# The (row, column) pairs of the nonzero entries of the matrix `m` off its
+# diagonal (NA and NaN skipped), ordered by row and then column: in C++ for
+# doubles, where which() and row()/col() make four d x d matrices (1.6 GB
+# at 10,000 variables).
+nonzero_pairs <- function(m) {
+  if (is.double(m) && is.matrix(m)) return(cpp_nonzero_pairs(m))
+  idx <- which(m != 0 & row(m) != col(m), arr.ind = TRUE)
+  unname(idx[order(idx[, 1], idx[, 2]), , drop = FALSE])
+}
+
 # The one place an adjacency matrix becomes an igraph graph.
 amat_to_igraph <- function(m) {
   nm <- node_names(m)
-  idx <- if (is.double(m) && is.matrix(m)) {
-    # (in C++: which() and row()/col() make four d x d matrices, 1.6 GB
-    # at 10,000 variables)
-    cpp_nonzero_pairs(m)
-  } else {
-    idx <- which(m != 0 & row(m) != col(m), arr.ind = TRUE)
-    idx[order(idx[, 1], idx[, 2]), , drop = FALSE]
-  }
+  idx <- nonzero_pairs(m)
   g <- igraph::make_empty_graph(n = nrow(m), directed = TRUE)
   g <- igraph::set_vertex_attr(g, "name", value = nm)
   if (nrow(idx) > 0L) {

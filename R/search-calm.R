@@ -61,7 +61,7 @@ refine_at_penalty <- function(p, runs, verbose, call, phase = no_phase) {
   # the parents of the selection's graphs come from the pairs the
   # refinement may join beyond the moral graph
   pairs <- wide_pairs(p$mask, extend = TRUE, p$ctrl$search$all_pairs_max_d,
-                      if (is.null(p$ctrl$threads)) 1L else p$ctrl$threads)
+                      moral_threads(p$ctrl, ncol(p$mask)))
   chosen <- select_discount_in_order(p$x_used, sc$penalty_grid, folds, order,
                                      pen[["discount"]], pairs = pairs,
                                      splits = sc$selection_splits, tie_se = sc$selection_tie_se,

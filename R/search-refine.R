@@ -167,8 +167,7 @@ refine_context <- function(sigma, mask, lambda, ctrl, n, extend, kn, forward) {
   if (!is.null(kn)) allowed <- pmax(allowed, kn$required, t(kn$required)) * pairs
   # (the moral graph itself when its diagonal is clear: no copy of d x d)
   if (any(diag(allowed) != 0)) diag(allowed) <- 0
-  complete <- wide_pairs(allowed, extend, ctrl$search$all_pairs_max_d,
-                         if (is.null(ctrl$threads)) 1L else ctrl$threads)
+  complete <- wide_pairs(allowed, extend, ctrl$search$all_pairs_max_d, moral_threads(ctrl, d))
   if (!is.null(kn)) complete <- complete * pairs
   list(sigma = sigma, lambda = lambda, ctrl = ctrl, kn = kn, n = n, mp = max_parents_for(n),
        grow_ratio = refine_grow_ratio(ctrl$search$grow_ratio, n, d),
@@ -212,8 +211,7 @@ two_hop_pairs <- function(adj, threads = 1L) {
 widen_pairs <- function(allowed, g) {
   # (without the d x d logical matrix of which(g != 0), and without a copy
   # of `allowed` when it holds every pair already)
-  if (!is.double(g)) storage.mode(g) <- "double"
-  at <- cpp_nonzero_pairs(g)
+  at <- nonzero_pairs(g)
   at <- rbind(at, at[, 2:1, drop = FALSE])
   at <- at[allowed[at] < 1, , drop = FALSE]
   if (nrow(at)) allowed[at] <- 1
